@@ -1,0 +1,1 @@
+"""Canned SPARQL queries (one ``.rq`` file each), shipped as package data."""

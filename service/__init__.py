@@ -1,0 +1,1 @@
+"""The service: command line, SPARQL endpoint, canned queries, entity pages, pictures."""
