@@ -162,7 +162,9 @@ def split_passages(raw: str) -> Iterator[Passage]:  # 分段分句分讀
         begin = raw.index(JING_HEADING) + len(JING_HEADING)
         finish = raw.index(SUMMARY_HEADING, begin)
     except ValueError as exc:
-        raise SourceError("base text", f"headings {JING_HEADING}/{SUMMARY_HEADING} not found") from exc
+        raise SourceError(
+            "base text", f"headings {JING_HEADING}/{SUMMARY_HEADING} not found"
+        ) from exc
     numbers = {"jing": 0, "ji": 0}
     offset = begin
     for line in raw[begin:finish].split("\n"):
@@ -180,8 +182,10 @@ def split_passages(raw: str) -> Iterator[Passage]:  # 分段分句分讀
         numbers[division] += 1
         pid = f"{division}/{numbers[division]}"
         p_start, p_end = _strip(raw, body_start, line_start + len(line))
-        yield _unit(raw, reading, pid, "paragraph", division, p_start, p_end + _closing(raw, p_end), None)
-        sentences = _split(raw[p_start:line_start + len(line)], p_start, SENTENCE_END)
+        yield _unit(
+            raw, reading, pid, "paragraph", division, p_start, p_end + _closing(raw, p_end), None
+        )
+        sentences = _split(raw[p_start : line_start + len(line)], p_start, SENTENCE_END)
         for s_number, (s_start, s_end, _) in enumerate(sentences, start=1):
             s_start, s_end = _strip(raw, s_start, s_end)
             if s_start >= s_end:
@@ -194,7 +198,9 @@ def split_passages(raw: str) -> Iterator[Passage]:  # 分段分句分讀
                 c_start, c_end = _strip(raw, c_start, c_end)
                 if c_start < c_end:
                     c_end += _closing(raw, c_end)
-                    yield _unit(raw, reading, f"{sid}.{c_number}", "clause", division, c_start, c_end, sid)
+                    yield _unit(
+                        raw, reading, f"{sid}.{c_number}", "clause", division, c_start, c_end, sid
+                    )
 
 
 def _closing(raw: str, end: int) -> int:

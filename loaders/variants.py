@@ -23,7 +23,7 @@ from yili_kg.loaders.corpus import corpus_dir
 from yili_kg.loaders.errors import SourceError
 
 #: Punctuation of the base text (and the pinyin witness): not characters of the classic.
-PUNCTUATION = frozenset("，。；：、「」『』《》〈〉！？·（）()…—,.;:!?\"'“”‘’ \u3000\t\n")
+PUNCTUATION = frozenset("，。；：、「」『』《》〈〉！？·（）()…—,.;:!?\"'“”‘’ \u3000\t\n\r\xa0")
 
 
 @cache
@@ -49,7 +49,7 @@ def _opencc():
 
 @cache
 def fold_char(char: str) -> str:
-    """The base form of one character (a fixed point: ``fold_char(fold_char(c)) == fold_char(c)``)."""
+    """The base form of one character; a fixed point: folding it again changes nothing."""
     table = _table()
     seen = [char]
     current = char

@@ -1,0 +1,291 @@
+"""The build: corpus → text layer → annotations → RDF → reasoning → dataset, into ``build/``.
+
+Each stage writes its output to ``build/stages/<stage>.nt`` with a key made of its inputs
+(checksums of the corpus files and ontology modules it reads, and the loaders' code). A stage
+whose key has not changed is not run again; a build with nothing changed only checks keys.
+
+Writes are atomic (write to a temporary file, fsync, rename), and the dataset's sha256 is
+kept in ``build/manifest.json``: a damaged dataset is detected and rebuilt, and the service
+refuses one whose checksum does not match.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import platform
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from importlib import metadata, resources
+from pathlib import Path
+
+from yili_kg.loaders.corpus import corpus_dir, sha256_of, verify
+from yili_kg.loaders.errors import ChecksumError
+
+DATASET_NAME = "yili_kg.nq"
+MANIFEST_NAME = "manifest.json"
+
+
+def default_build_dir() -> Path:
+    return Path(os.environ.get("YILI_BUILD_DIR", "build"))
+
+
+def atomic_write(path: Path, write: Callable[[object], None], binary: bool = False) -> None:
+    """Write ``path`` through a temporary file in the same folder, then rename it into place."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(
+            fd, "wb" if binary else "w", **({} if binary else {"encoding": "utf-8"})
+        ) as handle:
+            write(handle)
+            handle.flush()
+            os.fsync(handle.fileno())
+        mask = os.umask(0)
+        os.umask(mask)
+        os.chmod(tmp, 0o666 & ~mask)  # mkstemp makes 0600; a dataset is for everyone to read
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
+def code_version() -> str:
+    """A digest of the loaders' source: any change to the pipeline's code rebuilds."""
+    digest = hashlib.sha256()
+    package = resources.files("yili_kg.loaders")
+    for name in sorted(p.name for p in package.iterdir() if p.name.endswith(".py")):
+        digest.update(name.encode())
+        digest.update(package.joinpath(name).read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def ontology_files() -> list[Path]:
+    folder = Path(str(resources.files("yili_kg.ontology")))
+    return sorted(folder.glob("*.ttl"))
+
+
+def files_digest(paths: list[Path]) -> str:
+    digest = hashlib.sha256()
+    for path in paths:
+        digest.update(path.name.encode())
+        digest.update(sha256_of(path).encode())
+    return digest.hexdigest()[:16]
+
+
+def corpus_files() -> list[Path]:
+    root = corpus_dir()
+    return sorted(p for p in root.rglob("*") if p.is_file() and p.suffix in {".txt", ".tsv", ".md"})
+
+
+def package_versions() -> dict[str, str]:
+    names = [
+        "yili-kg",
+        "rdflib",
+        "owlrl",
+        "pyoxigraph",
+        "pyshacl",
+        "OpenCC",
+        "pypinyin",
+        "rapidfuzz",
+    ]
+    out = {"python": platform.python_version()}
+    for name in names:
+        try:
+            out[name] = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            continue
+    return out
+
+
+@dataclass
+class BuildReport:
+    """What a build did: per stage, whether it ran, its seconds and counts."""
+
+    stages: dict[str, dict] = field(default_factory=dict)
+    counts: dict[str, int] = field(default_factory=dict)
+    seconds: float = 0.0
+    up_to_date: bool = False
+
+    def summary(self) -> str:
+        ran = [name for name, s in self.stages.items() if s.get("ran")]
+        counts = ", ".join(f"{v} {k}" for k, v in self.counts.items())
+        state = "up to date" if self.up_to_date else f"ran {', '.join(ran) or 'nothing'}"
+        return f"built {counts} in {self.seconds:.1f} s ({state})"
+
+
+def read_manifest(build_dir: Path) -> dict | None:
+    path = build_dir / MANIFEST_NAME
+    if not path.exists():
+        return None
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError:
+        return None
+
+
+def check_dataset(build_dir: Path) -> Path:
+    """The dataset file, after checking it against the build manifest.
+
+    Raises:
+        ChecksumError: the dataset is missing, or its sha256 differs from the manifest's.
+    """
+    from yili_kg.loaders.errors import BuildMissing
+
+    manifest = read_manifest(build_dir)
+    path = build_dir / DATASET_NAME
+    if manifest is None or not path.exists():
+        raise BuildMissing(f"no built dataset in {build_dir}/: run `yili-kg build` first")
+    actual = sha256_of(path)
+    if actual != manifest["dataset"]["sha256"]:
+        raise ChecksumError(
+            path,
+            f"sha256 {actual[:12]}… differs from {MANIFEST_NAME}; the file is damaged: "
+            "run `yili-kg build` to rebuild it",
+        )
+    return path
+
+
+@dataclass(frozen=True)
+class Stage:
+    """A stage of the pipeline: its name, the stages it reads, its own inputs, its function.
+
+    ``run(inputs)`` gets the graphs of the stages it depends on and returns its graph.
+    """
+
+    name: str
+    graph: str  # the named graph it goes to: ontology | asserted | inferred
+    needs: tuple[str, ...]
+    own_inputs: Callable[[], str]
+    run: Callable[[dict], object]
+
+
+def _stages() -> list[Stage]:
+    from yili_kg.loaders import stages
+
+    return stages.STAGES
+
+
+def _stage_key(stage: Stage, keys: dict[str, str], code: str) -> str:
+    parts = [stage.name, stage.own_inputs(), code, *(keys[n] for n in stage.needs)]
+    return hashlib.sha256("|".join(parts).encode()).hexdigest()[:16]
+
+
+def run_build(build_dir: Path | None = None, progress=None, force: bool = False) -> BuildReport:
+    """Run every stage whose inputs changed and write the dataset.
+
+    Args:
+        build_dir: where to write (default ``build/`` or ``$YILI_BUILD_DIR``).
+        progress: ``progress(stage_name, state)`` callback for a display ("start"/"done"/"skip").
+        force: run every stage.
+    """
+    from rdflib import Graph
+
+    started = time.perf_counter()
+    build_dir = build_dir or default_build_dir()
+    stage_dir = build_dir / "stages"
+    report = BuildReport()
+    verify()  # refuses a witness whose checksum does not match, naming the file
+    code = code_version()
+    stages = _stages()
+    keys: dict[str, str] = {}
+    for stage in stages:
+        keys[stage.name] = _stage_key(stage, keys, code)
+    manifest = read_manifest(build_dir)
+    if not force and manifest and manifest.get("keys") == keys:
+        try:
+            check_dataset(build_dir)
+            report.up_to_date = True
+            report.counts = manifest.get("counts", {})
+            report.stages = {n: {"ran": False} for n in keys}
+            report.seconds = time.perf_counter() - started
+            return report
+        except ChecksumError:
+            pass  # damaged: rebuild the dataset from the stage outputs
+    graphs: dict[str, Graph] = {}
+    old_keys = (manifest or {}).get("keys", {})
+    for stage in stages:
+        path = stage_dir / f"{stage.name}.nt"
+        t0 = time.perf_counter()
+        cached = not force and old_keys.get(stage.name) == keys[stage.name] and path.exists()
+        if cached and _stage_file_ok(path, manifest, stage.name):
+            if progress:
+                progress(stage.name, "skip")
+            graphs[stage.name] = _lazy_graph(path)
+            report.stages[stage.name] = {"ran": False}
+            continue
+        if progress:
+            progress(stage.name, "start")
+        inputs = {name: _load(graphs, name) for name in stage.needs}
+        graph = stage.run(inputs)
+        atomic_write(
+            path,
+            lambda h, g=graph: h.write(g.serialize(format="nt", encoding="utf-8")),
+            binary=True,
+        )
+        graphs[stage.name] = graph
+        report.stages[stage.name] = {
+            "ran": True,
+            "seconds": round(time.perf_counter() - t0, 3),
+            "triples": len(graph),
+            "sha256": sha256_of(path),
+        }
+        if progress:
+            progress(stage.name, "done")
+    for name, info in report.stages.items():
+        if not info["ran"] and manifest:
+            info.update({k: v for k, v in manifest["stages"].get(name, {}).items() if k != "ran"})
+            info["ran"] = False
+    t0 = time.perf_counter()
+    from yili_kg.loaders import dataset
+
+    counts = dataset.write_dataset(build_dir / DATASET_NAME, stage_dir, stages)
+    report.counts = counts
+    report.stages["dataset"] = {"ran": True, "seconds": round(time.perf_counter() - t0, 3)}
+    report.seconds = time.perf_counter() - started
+    new_manifest = {
+        "keys": keys,
+        "dataset": {"path": DATASET_NAME, "sha256": sha256_of(build_dir / DATASET_NAME)},
+        "counts": counts,
+        "stages": report.stages,
+        "inputs": {
+            "corpus": {str(p.relative_to(corpus_dir())): sha256_of(p) for p in corpus_files()},
+            "ontology": {p.name: sha256_of(p) for p in ontology_files()},
+            "code": code,
+        },
+        "versions": package_versions(),
+        "seconds": round(report.seconds, 3),
+        "built": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+    }
+    atomic_write(
+        build_dir / MANIFEST_NAME,
+        lambda h: h.write(json.dumps(new_manifest, ensure_ascii=False, indent=1)),
+    )
+    return report
+
+
+def _stage_file_ok(path: Path, manifest: dict | None, name: str) -> bool:
+    expected = ((manifest or {}).get("stages", {}).get(name) or {}).get("sha256")
+    return expected is not None and sha256_of(path) == expected
+
+
+class _lazy_graph:  # noqa: N801 (a stand-in that loads the cached stage output on first use)
+    def __init__(self, path: Path):
+        self.path = path
+
+
+def _load(graphs: dict, name: str):
+    from rdflib import Graph
+
+    value = graphs[name]
+    if isinstance(value, _lazy_graph):
+        graph = Graph()
+        with open(value.path, "rb") as handle:
+            graph.parse(file=handle, format="nt")
+        graphs[name] = graph
+        return graph
+    return value

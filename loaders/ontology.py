@@ -1,0 +1,92 @@
+"""The ontology modules, loaded as one graph, with generated labels.
+
+Every term has a hand-written ``rdfs:label`` in zh-Hant (and en). This module adds what can
+be derived from it: the zh-Hans label (OpenCC ``t2s``) and the pinyin label (pypinyin, with
+the readings of the pinyin witness where it gives one, e.g. 鄉 xiāng). A pinyin label
+written by hand in the Turtle (for readings that depend on the rite: 說 tuō in 說決拾,
+樂 yuè in 樂正, 縣 xuán) is kept and not generated.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+from rdflib import RDFS, Graph, Literal
+
+from yili_kg.loaders.build import ontology_files
+from yili_kg.loaders.errors import SourceError
+from yili_kg.loaders.iris import YL
+
+HANS, PINYIN = "zh-Hans", "zh-Latn-pinyin"
+
+
+@cache
+def _t2s():
+    import opencc
+
+    return opencc.OpenCC("t2s")
+
+
+def simplified(text: str) -> str:
+    """The zh-Hans form of a zh-Hant label.
+
+    >>> simplified("鄉射禮")
+    '乡射礼'
+    """
+    return _t2s().convert(text)
+
+
+def pinyin(text: str) -> str:
+    """Tone-marked pinyin of a label, syllables separated by spaces.
+
+    The pinyin witness's reading of a character wins over pypinyin's where they differ.
+
+    >>> pinyin("鄉射禮")
+    'xiāng shè lǐ'
+    """
+    from pypinyin import Style
+    from pypinyin import pinyin as to_pinyin
+
+    from yili_kg.loaders.pinyin import reading_of
+
+    syllables = []
+    for char, (reading, *_) in zip(
+        text, to_pinyin(text, style=Style.TONE, errors=list), strict=False
+    ):
+        if reading == char:  # not a Chinese character: punctuation, Latin letters
+            continue
+        syllables.append(reading_of(char) or reading)
+    return " ".join(syllables)
+
+
+def parse_modules() -> Graph:
+    graph = Graph()
+    graph.bind("yl", YL)
+    for path in ontology_files():
+        try:
+            graph.parse(path, format="turtle")
+        except Exception as exc:  # rdflib raises bare Exceptions and pyparsing errors
+            raise SourceError(path, f"not valid Turtle: {exc}") from exc
+    return graph
+
+
+def add_generated_labels(graph: Graph) -> Graph:
+    """Add zh-Hans and pinyin labels to every node with a zh-Hant label and none of its own."""
+    additions = []
+    for node, label in graph.subject_objects(RDFS.label):
+        if not isinstance(label, Literal) or label.language != "zh-Hant":
+            continue
+        languages = {
+            lab.language for lab in graph.objects(node, RDFS.label) if isinstance(lab, Literal)
+        }
+        if HANS not in languages:
+            additions.append((node, RDFS.label, Literal(simplified(str(label)), lang=HANS)))
+        if PINYIN not in languages:
+            additions.append((node, RDFS.label, Literal(pinyin(str(label)), lang=PINYIN)))
+    for triple in additions:
+        graph.add(triple)
+    return graph
+
+
+def load_ontology() -> Graph:
+    return add_generated_labels(parse_modules())

@@ -1,0 +1,37 @@
+"""The stages of the build, in order, each a pure function from graphs to a graph.
+
+Kept apart from :mod:`yili_kg.loaders.build` (which only schedules, caches and writes) so
+that each stage can be run and tested alone.
+"""
+
+from __future__ import annotations
+
+from rdflib import Graph
+
+from yili_kg.loaders.build import Stage, corpus_files, files_digest, ontology_files
+
+
+def text_stage(_inputs: dict) -> Graph:
+    """Witnesses → text layer → RDF (passages, phases, notes, works, witnesses, persons)."""
+    from yili_kg.loaders import rdf
+    from yili_kg.loaders.ontology import add_generated_labels
+    from yili_kg.loaders.textlayer import build_text_layer
+
+    graph = rdf.text_layer_graph(build_text_layer())
+    rdf.witnesses_graph(graph)
+    rdf.persons_graph(graph)
+    rdf.works_graph(graph)
+    return add_generated_labels(graph)
+
+
+def ontology_stage(_inputs: dict) -> Graph:
+    """The ontology modules, with zh-Hans and pinyin labels generated from the zh-Hant ones."""
+    from yili_kg.loaders.ontology import load_ontology
+
+    return load_ontology()
+
+
+STAGES = [
+    Stage("ontology", "ontology", (), lambda: files_digest(ontology_files()), ontology_stage),
+    Stage("text", "asserted", (), lambda: files_digest(corpus_files()), text_stage),
+]

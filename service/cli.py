@@ -1,0 +1,127 @@
+"""The ``yili-kg`` command line. Thin commands over library functions.
+
+Exit codes: 0 ok; 1 a data or user error (the message says where to look); 2 usage.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+import click
+
+from yili_kg.loaders.errors import YiliError
+
+
+class _Group(click.Group):
+    """Turn the project's own errors into one clear line and exit code 1."""
+
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except YiliError as exc:
+            raise click.ClickException(str(exc)) from exc
+
+
+@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="yili-kg")
+def main() -> None:
+    """yili-kg: a knowledge graph of the 儀禮 (Yili) and a SPARQL service over it."""
+
+
+def _build_dir(value: str | None) -> Path:
+    from yili_kg.loaders.build import default_build_dir
+
+    return Path(value) if value else default_build_dir()
+
+
+BUILD_DIR = click.option(
+    "--build-dir", default=None, help="Build folder (default: build/ or $YILI_BUILD_DIR)."
+)
+
+
+@main.command()
+@BUILD_DIR
+@click.option("--force", is_flag=True, help="Run every stage even if its inputs did not change.")
+def build(build_dir: str | None, force: bool) -> None:
+    """Build the graph: text → annotations → RDF → reasoning → dataset, into build/."""
+    from yili_kg.loaders.build import run_build
+
+    tty = sys.stderr.isatty()
+    started: dict[str, float] = {}
+
+    def progress(stage: str, state: str) -> None:
+        if state == "start":
+            started[stage] = time.perf_counter()
+            if tty:
+                click.echo(f"  {stage} …", err=True, nl=False)
+        elif state == "done" and tty:
+            click.echo(f"\r  {stage}: {time.perf_counter() - started[stage]:.1f} s", err=True)
+        elif state == "skip" and tty:
+            click.echo(f"  {stage}: unchanged", err=True)
+
+    report = run_build(_build_dir(build_dir), progress=progress, force=force)
+    click.echo(report.summary())
+
+
+@main.command()
+@BUILD_DIR
+@click.option(
+    "--format",
+    "fmt",
+    default="ttl",
+    show_default=True,
+    type=click.Choice(["ttl", "nt", "nq", "trig", "jsonld", "xml"]),
+)
+@click.option(
+    "--graph",
+    default="all",
+    show_default=True,
+    type=click.Choice(["asserted", "inferred", "ontology", "all"]),
+)
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(dir_okay=False, writable=True),
+    default=None,
+    help="Write here instead of standard output.",
+)
+def export(build_dir: str | None, fmt: str, graph: str, output: str | None) -> None:
+    """Write the built RDF in a standard format (with its VoID/DCAT description)."""
+    from yili_kg.loaders.build import atomic_write, check_dataset
+    from yili_kg.service.export import load_dataset, serialise
+
+    data = serialise(load_dataset(check_dataset(_build_dir(build_dir))), fmt, graph)
+    if output:
+        atomic_write(Path(output), lambda h: h.write(data), binary=True)
+    else:
+        sys.stdout.buffer.write(data)
+
+
+@main.command()
+@click.option("--summary", is_flag=True, help="Print only the counts.")
+def collate(summary: bool) -> None:
+    """Print the collation report: every real variant between the witnesses of 鄉射禮."""
+    from yili_kg.loaders.collate import collate_all
+
+    report = collate_all().render()
+    click.echo(report.splitlines()[-1] if summary else report)
+
+
+@main.command()
+@click.option("--update", is_flag=True, help="Rewrite the checksums from the files (after review).")
+def manifest(update: bool) -> None:
+    """Check every corpus file against corpus/MANIFEST.tsv (or update the checksums)."""
+    from yili_kg.loaders.corpus import update_manifest, verify
+
+    if update:
+        changed = update_manifest()
+        click.echo(f"updated {len(changed)} checksums: {', '.join(changed) or 'none'}")
+        return
+    entries = verify()
+    click.echo(f"{len(entries)} corpus files match the manifest")
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()
