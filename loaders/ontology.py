@@ -36,18 +36,48 @@ def simplified(text: str) -> str:
     return _t2s().convert(text)
 
 
+@cache
+def _load_readings() -> None:
+    """Teach pypinyin the rite's readings (``corpus/readings.tsv``), once."""
+    import csv
+
+    from pypinyin import load_phrases_dict, load_single_dict
+
+    from yili_kg.loaders.corpus import corpus_dir
+
+    path = corpus_dir() / "readings.tsv"
+    with open(path, encoding="utf-8", newline="") as handle:
+        rows = [line for line in handle if not line.startswith("#")]
+    phrases, singles = {}, {}
+    for number, row in enumerate(csv.DictReader(rows, delimiter="\t"), start=2):
+        syllables = row["pinyin"].split()
+        if len(syllables) != len(row["word"]):
+            raise SourceError(path, f"{row['word']}: one syllable a character", number)
+        if len(row["word"]) == 1:
+            singles[ord(row["word"])] = syllables[0]
+        else:
+            phrases[row["word"]] = [[s] for s in syllables]
+    load_single_dict(singles)
+    load_phrases_dict(phrases)
+
+
 def pinyin(text: str) -> str:
     """Tone-marked pinyin of a label, syllables separated by spaces.
 
-    The pinyin witness's reading of a character wins over pypinyin's where they differ.
+    The project's readings (``corpus/readings.tsv``) come first; the pinyin witness's reading
+    of a character wins over pypinyin's where it gives one.
 
     >>> pinyin("鄉射禮")
     'xiāng shè lǐ'
+    >>> pinyin("樂正")
+    'yuè zhèng'
     """
     from pypinyin import Style
     from pypinyin import pinyin as to_pinyin
 
     from yili_kg.loaders.pinyin import reading_of
+
+    _load_readings()
 
     syllables = []
     for char, (reading, *_) in zip(

@@ -35,3 +35,28 @@ STAGES = [
     Stage("ontology", "ontology", (), lambda: files_digest(ontology_files()), ontology_stage),
     Stage("text", "asserted", (), lambda: files_digest(corpus_files()), text_stage),
 ]
+
+
+def events_stage(_inputs: dict) -> Graph:
+    """Reviewed annotation layer (automatic reading where unreviewed) → RDF events."""
+    from yili_kg.loaders.events import events_graph
+    from yili_kg.loaders.lexicon import default_lexicon
+    from yili_kg.loaders.review import compose
+    from yili_kg.loaders.textlayer import build_text_layer
+
+    layer = build_text_layer()
+    lexicon = default_lexicon()
+    records, _ = compose(layer, lexicon)
+    phases = {cid: layer.passage_phases[cid][0] for cid in (r.id for r in records)}
+    return events_graph(records, phases, lexicon)
+
+
+STAGES.append(
+    Stage(
+        "events",
+        "asserted",
+        (),
+        lambda: files_digest(corpus_files() + ontology_files()),
+        events_stage,
+    )
+)

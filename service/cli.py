@@ -123,5 +123,45 @@ def manifest(update: bool) -> None:
     click.echo(f"{len(entries)} corpus files match the manifest")
 
 
+@main.command()
+@click.option(
+    "--write",
+    is_flag=True,
+    help="Write the automatic reading of every clause that has no record yet.",
+)
+def annotate(write: bool) -> None:
+    """Annotate every clause; report review coverage (or --write the missing records)."""
+    from yili_kg.loaders.lexicon import default_lexicon
+    from yili_kg.loaders.review import compose, write_missing
+    from yili_kg.loaders.textlayer import build_text_layer
+
+    layer = build_text_layer()
+    if write:
+        count = write_missing(layer, default_lexicon())
+        click.echo(f"wrote {count} automatic records under corpus/annotations/")
+        return
+    _, report = compose(layer, default_lexicon())
+    click.echo(report.render())
+
+
+@main.command()
+@click.option(
+    "--gold",
+    type=click.Path(exists=True, dir_okay=False),
+    default=None,
+    help="Gold set (default: tests/gold/xiangshe.tsv of the checkout).",
+)
+def evaluate(gold: str | None) -> None:
+    """Precision, recall and F1 per field of the automatic annotator against the gold set."""
+    from yili_kg.loaders.evaluate import evaluate as run
+    from yili_kg.loaders.evaluate import gold_path, render
+
+    path = Path(gold) if gold else gold_path()
+    if not path.exists():
+        raise click.ClickException(f"{path}: no gold set (run from the repository root)")
+    scores, clauses = run(path)
+    click.echo(render(scores, clauses))
+
+
 if __name__ == "__main__":  # pragma: no cover
     main()

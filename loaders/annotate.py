@@ -1,0 +1,864 @@
+"""The automatic annotator: clauses → events (who does what, to whom, with what, where).
+
+A rule-based reader of ritual prose, following ``docs/annotation.md``. Each clause is cut into
+tokens by longest match against the ontology's labels (:mod:`yili_kg.loaders.lexicon`) and a
+small set of function words (于 自 由 以 與 及 不 …); a left-to-right pass then builds one
+event per verb, giving it the subject named before the verbs, the places and facings named
+before it, the objects and persons after it and the phrases its prepositions introduce.
+Context across clauses — the subject carried over, the other party of a bow, a pending
+condition, the command just given — lives in :class:`Context`.
+
+>>> [format_event(e) for e in annotate_text(["主人坐取爵于上篚", "以降", "賓降"])[0]]
+['坐 agent=主人', '取 agent=主人 theme=爵 from=上篚']
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from yili_kg.loaders.annotations import Event, Record, format_event  # noqa: F401 (doctest)
+from yili_kg.loaders.lexicon import Lexicon, default_lexicon
+
+PREPOSITIONS = {"于": "at", "於": "at", "自": "from", "由": "via", "以": "by", "與": "with"}
+NEGATIONS = set("不無未弗毋")
+NUMERALS = {"一": 1, "壹": 1, "二": 2, "兩": 2, "三": 3, "四": 4, "五": 5, "八": 8, "十": 10}
+SKIP = set("遂乃而且又亦猶既先後每唯焉則也矣諸皆尚卒共")
+DIRECTION_CHARS = set("東西南北")
+RELATIVE = (
+    "東南",
+    "東北",
+    "西南",
+    "西北",
+    "東",
+    "西",
+    "南",
+    "北",
+    "前",
+    "後",
+    "左",
+    "右",
+    "上",
+    "下",
+    "中",
+    "末",
+    "端",
+)
+#: verbs after which 于X names where the thing goes, or where it comes from
+DEST_VERBS = {
+    "奠",
+    "反奠",
+    "加",
+    "委",
+    "倚",
+    "設",
+    "實",
+    "納",
+    "縣",
+    "席",
+    "尊",
+    "遷樂",
+    "張",
+    "搢",
+    "繫",
+    "束",
+    "兼",
+    "薦",
+    "授",
+    "適",
+    "及",
+    "當",
+    "就席",
+    "升",
+    "降",
+    "入",
+    "出",
+}
+SOURCE_VERBS = {"取", "取矢", "拾取矢", "求"}
+#: movements whose bare object is where one goes (適洗, 及門, 入門)
+MOVEMENT_DEST = {"適", "及", "當", "入", "出", "升", "降", "就", "就席", "履", "鈎", "負侯", "進"}
+#: kinds whose unnamed recipient is the other party of the exchange (docs/annotation.md, rule 4)
+EXCHANGE = ("拜揖", "辭", "對", "許", "告", "請", "酬", "獻", "酢")
+NO_RECIPIENT = {"揖", "讓", "厭"}  # salutes that need no named party when several act together
+UNSTATED = {"薦", "設", "席", "尊", "縣", "張", "陳", "羞", "亨", "殺"}
+STATE = "在"
+SPEECH = ("辭令",)
+#: roles that name a group: their salutes are mutual (上耦揖進) and 皆 keeps them
+GROUPS = {
+    "三耦",
+    "上耦",
+    "次耦",
+    "下耦",
+    "衆耦",
+    "衆賓",
+    "射者",
+    "勝者",
+    "不勝者",
+    "弟子",
+    "工",
+    "笙",
+    "二人",
+    "衆賓之長",
+    "升飲者",
+    "有司",
+}
+#: acts that do not make their agent the subject carried to the next clause
+NOT_CARRIED = {"為", "為耦", "在"}
+
+
+@dataclass
+class Token:
+    text: str
+    kinds: dict[str, str]  # category → canonical label
+
+    def of(self, category: str) -> str | None:
+        return self.kinds.get(category)
+
+
+@dataclass
+class Context:
+    """What a clause inherits from the clauses before it."""
+
+    agent: tuple[str, ...] = ()
+    paragraph: str = ""
+    history: list[tuple[str, Event]] = field(default_factory=list)  # (clause id, event)
+    condition: str | None = None
+    command_to: tuple[str, ...] = ()  # the one commanded by the last 命/使
+    sentence: str = ""
+    new_sentence: bool = False
+    answered: tuple[str, ...] = ()  # the one answered by the last 答拜/對 (the turn goes back)
+    paragraph_has_agent: bool = False
+    partners: tuple[str, ...] = ()  # those the last agent acted with (以賓)
+    pending: tuple | None = None  # subject and place of a verbless clause, for the next one
+    topic_role: tuple[str, ...] = ()  # X則…: the person the clause is about
+    sentence_text: str = ""
+    positive_agent: tuple[str, ...] = ()  # the last agent of an act not denied
+
+
+def tokenize(text: str, lexicon: Lexicon) -> list[Token]:
+    """Longest-match tokens; quotations 「…」 become one token of category ``say``."""
+    forms: dict[str, dict[str, str]] = {}
+    for category in ("role", "object", "place", "action", "direction"):
+        for form, label in lexicon.forms[category].items():
+            forms.setdefault(form, {})[category] = label
+    longest = max(len(f) for f in forms)
+    tokens: list[Token] = []
+    i = 0
+    while i < len(text):
+        char = text[i]
+        if char == "「":
+            end = text.find("」", i)
+            end = len(text) if end < 0 else end
+            tokens.append(Token(text[i + 1 : end], {"say": text[i + 1 : end]}))
+            i = end + 1
+            continue
+        if char in "《":
+            end = text.find("》", i)
+            end = len(text) if end < 0 else end
+            tokens.append(Token(text[i : end + 1], {"title": text[i + 1 : end]}))
+            i = end + 1
+            continue
+        if char in "，。；：、！？·」":
+            if char == "、":
+                tokens.append(Token(char, {"and": char}))
+            i += 1
+            continue
+        for size in range(min(longest, len(text) - i), 0, -1):
+            piece = text[i : i + size]
+            if piece in forms:
+                if not tokens and "role" not in forms[piece]:
+                    # 賓席末答拜: the subject 賓, not the place 賓席
+                    role = next(
+                        (
+                            text[i : i + k]
+                            for k in range(size - 1, 0, -1)
+                            if "role" in forms.get(text[i : i + k], {})
+                            and text[i + k : i + k + 1] != "之"
+                        ),
+                        None,
+                    )
+                    if role:
+                        piece = role
+                        size = len(role)
+                tokens.append(Token(piece, dict(forms[piece])))
+                i += size
+                break
+        else:
+            tokens.append(Token(char, {}))
+            i += 1
+    return tokens
+
+
+class ClauseReader:
+    """Reads one clause into events (a left-to-right pass over its tokens)."""
+
+    def __init__(self, lexicon: Lexicon, context: Context):
+        self.lex = lexicon
+        self.ctx = context
+        self.events: list[Event] = []
+        self.subjects: list[str] = []
+        self.at: list[str] = []
+        self.face: str | None = None
+        self.manner: str | None = None
+        self.neg = False
+        self.count: int | None = None
+        self.prep: str | None = None
+        self.topic: list[str] = []  # objects named before the verb (矢在弓下)
+        self.joined = False  # the last role was joined by 、/與/及 to the subjects
+        self.stop = False
+        self.upper: str | None = None
+        self.possessed = False
+        self.person_pronoun: Event | None = None
+        self.content_done = False
+        self.for_whom: tuple[str, ...] = ()  # the clause is about someone's things (no agent named)
+        self.at_marked = False  # a place introduced by 當 or 于 (a modifier clause may add it)
+        self.with_: list[str] = []  # 以賓 / 與司射 before the verb
+        self.before: dict[str, str] = {}  # 自X / 由X before the verb
+
+    # -- helpers ---------------------------------------------------------------------------
+    def is_a(self, kind: str, *ancestors: str) -> bool:
+        return any(self.lex.is_a(kind, a) for a in ancestors)
+
+    def verb_here(self, tokens: list[Token], i: int) -> bool:
+        """Whether the token is read as a verb: an action not in object position."""
+        token = tokens[i]
+        if "action" not in token.kinds:
+            return False
+        if i > 0 and tokens[i - 1].text in ("其", "諸"):
+            return False
+        if len(token.kinds) == 1:
+            return True
+        if self.prep is not None:
+            return False
+        last = self.events[-1] if self.events else None
+        previous = tokens[i - 1] if i > 0 else None
+        if token.text == "洗" and previous is not None and previous.text in ("盥", "降"):
+            return True  # 盥洗, 降洗: wash the hands and the cup; go down and wash
+        if token.text == "決" and previous is not None and previous.text == "袒":
+            return True  # 袒決: bare the arm, put on the thumb-ring
+        if last is not None and previous is not None and "action" in previous.kinds:
+            return False  # 適洗, 設洗, 說束, 作相: after a verb, the word is its object
+        if i + 1 < len(tokens) and tokens[i + 1].text in ("東", "西", "南", "北", "之"):
+            return "place" not in token.kinds and "object" not in token.kinds
+        return True
+
+    def new_event(self, kind: str) -> Event:
+        event = Event(kind)
+        if self.at:
+            event.set("at", self.at)
+        if self.face:
+            event.set("face", self.face)
+        if self.manner:
+            event.set("manner", self.manner)
+            self.manner = None
+        if self.neg:
+            event.set("neg", "1")
+            self.neg = False
+        if self.count:
+            event.set("count", str(self.count))
+            self.count = None
+        if self.ctx.condition:
+            event.fields["cond"] = (self.ctx.condition,)
+        if self.topic and (kind == STATE or self.possessed):
+            event.set("theme", self.topic)
+        if self.with_:
+            event.set("with", self.with_)
+        if self.for_whom:
+            event.set("to", self.for_whom)
+        for key, value in self.before.items():
+            event.set(key, value)
+        self.events.append(event)
+        return event
+
+    def place_or_object(self, token: Token) -> str | None:
+        return token.of("place") or token.of("object")
+
+    def attach_noun(self, token: Token, tokens: list[Token], i: int) -> int:
+        """A role, object or place after a verb or preposition; returns tokens consumed."""
+        event = self.events[-1] if self.events else None
+        text, consumed = self.noun_phrase(tokens, i)
+        prep = self.prep
+        self.prep = None
+        role = token.of("role")
+        if consumed > 1:
+            self.put_place(event, prep, text)
+            return consumed
+        if event is None:
+            if role and prep in ("with", "by"):
+                self.with_.append(role)
+            elif token.of("object") and prep == "by":
+                self.before["theme"] = token.of("object")
+            elif role:
+                self.subjects.append(role)
+            elif token.of("object") and prep is None:
+                self.topic.append(token.of("object"))
+            elif prep == "from":
+                self.before["from"] = self.place_or_object(token)
+            elif prep == "via":
+                self.before["via"] = self.place_or_object(token)
+            else:
+                self.at.append(self.place_or_object(token))
+            return 1
+        if role:
+            if prep in ("with", "by"):
+                event.set("with", (*event.fields.get("with", ()), role))
+            elif prep == "from":
+                event.set("from", role)
+            else:
+                event.set("to", (*event.fields.get("to", ()), role))
+            return 1
+        thing = self.place_or_object(token)
+        obj = token.of("object")
+        if obj and (prep == "by" or (prep is None and event.kind not in MOVEMENT_DEST)):
+            event.set("theme", (*event.fields.get("theme", ()), obj))
+        elif obj and not token.of("place") and prep == "at" and event.kind in DEST_VERBS:
+            event.set("dest", (*event.fields.get("dest", ()), obj))
+        else:
+            self.put_place(event, prep, thing)
+        return 1
+
+    def put_place(self, event: Event | None, prep: str | None, text: str) -> None:
+        if event is None:
+            self.at.append(text)
+            return
+        if prep == "from" or (prep == "at" and event.kind in SOURCE_VERBS):
+            event.set("from", text)
+        elif prep == "via":
+            event.set("via", text)
+        elif prep == "at" and event.kind in DEST_VERBS:
+            event.set("dest", text)
+        elif prep is None and event.kind in DEST_VERBS | {"適", "及"}:
+            event.set("dest", text)
+        else:
+            event.set("at", (*event.fields.get("at", ()), text))
+
+    def noun_phrase(self, tokens: list[Token], i: int) -> tuple[str, int]:
+        """X之Y / X東南 … : a place written relative to a person or thing (one or more tokens).
+
+        Returns the canonical label when the phrase is a term of the ontology, else the text.
+        """
+        token = tokens[i]
+        j = i + 1
+        text = token.text
+        if j < len(tokens) and tokens[j].text == "之" and j + 1 < len(tokens):
+            after = tokens[j + 1]
+            if after.text in RELATIVE:
+                return self.known_place(text + "之" + after.text), 3
+        used = 1
+        while (
+            j < len(tokens)
+            and set(tokens[j].text) <= DIRECTION_CHARS
+            and used < 3
+            and not (j + 1 < len(tokens) and tokens[j + 1].text in ("面", "上"))
+        ):
+            text += tokens[j].text
+            used += 1
+            j += 1
+        if (
+            used == 1
+            and j < len(tokens)
+            and tokens[j].text in ("上", "下", "前", "後", "中")
+            and (token.kinds.keys() & {"object", "place"})
+            and j + 1 >= len(tokens)
+        ):
+            return self.known_place(text + tokens[j].text), 2  # 矢在弓下, 奠爵于篚下
+        if used > 1:
+            return self.known_place(text), used
+        label = token.of("role") or self.place_or_object(token) or text
+        return label, 1
+
+    def known_place(self, text: str) -> str:
+        return self.lex.forms["place"].get(text, text)
+
+    # -- the pass --------------------------------------------------------------------------
+    def read(self, text: str) -> list[Event]:
+        tokens = tokenize(text, self.lex)
+        i = 0
+        while i < len(tokens) and not self.stop:
+            i += self.step(tokens, i)
+        return self.finish(text)
+
+    def step(self, tokens: list[Token], i: int) -> int:
+        token = tokens[i]
+        t = token.text
+        nxt = tokens[i + 1] if i + 1 < len(tokens) else None
+        if "say" in token.kinds:
+            self.speech(token.kinds["say"])
+            return 1
+        if "title" in token.kinds:
+            return 1
+        if "and" in token.kinds:
+            self.joined = True
+            return 1
+        if t in NEGATIONS and not token.kinds:
+            return self.negation(tokens, i)
+        if t in ("若",) and not token.kinds:
+            return 1
+        if t == "如" or token.of("action") == "如" or (t == "其" and nxt and nxt.text == "他"):
+            return self.like(tokens, i)
+        if token.of("direction") and nxt and nxt.text == "面":
+            self.set_face(token.of("direction"))
+            return 2
+        if token.of("direction") and nxt and nxt.text == "上" and "place" not in nxt.kinds:
+            target = self.events[-1] if self.events else None
+            if target is not None:
+                target.set("upper", token.of("direction"))
+            else:
+                self.upper = token.of("direction")
+            return 2
+        if t in NUMERALS and nxt and nxt.of("role") and not token.kinds and self.subjects:
+            self.with_.append(nxt.of("role"))  # 主人一相出迎: with one usher
+            return 2
+        if t in NUMERALS and nxt and "action" in nxt.kinds and not token.kinds:
+            self.count = NUMERALS[t]
+            return 1
+        if t in PREPOSITIONS and not token.kinds:
+            return self.preposition(tokens, i)
+        if (
+            t in ("及", "與")
+            and self.events
+            and i > 0
+            and nxt is not None
+            and (tokens[i - 1].kinds.keys() & nxt.kinds.keys() & {"role", "object"})
+        ):
+            return 1  # 命三耦及衆賓, 執其薦與俎: one more of the same
+        if t == "及" and not token.kinds.get("role"):
+            if self.subjects and not self.events and nxt and nxt.of("role"):
+                self.joined = True
+                return 1
+        if t == "立" and nxt and self.verb_here(tokens, i + 1) and "action" in nxt.kinds:
+            self.manner = "立"
+            return 1
+        if t == "少" and nxt and "action" in nxt.kinds:
+            self.manner = "少"
+            return 1
+        if t == "者":
+            if self.events:
+                self.stop = True
+            return 1
+        if t == "所" and nxt is not None and "action" in nxt.kinds:
+            return 2  # 立于所設中之西南: 'where the 中 is set', not an act
+        if t == "之" and self.events:
+            self.pronoun()
+            return 1
+        if t == "為" and nxt is not None and nxt.text == "之" and self.ctx.topic_role:
+            self.for_whom = self.ctx.topic_role  # 大師則為之洗: wash the cup for him
+            return 2
+        if (
+            (token.kinds.keys() & {"role", "object"})
+            and nxt
+            and nxt.text == "之"
+            and (
+                i + 2 < len(tokens)
+                and tokens[i + 2].kinds.keys() & {"object", "role"}
+                and "place" not in tokens[i + 2].kinds
+            )
+        ):
+            return self.possessive(tokens, i)
+        if t == "當" and nxt and (nxt.kinds.keys() & {"place", "object"}):
+            if i + 2 < len(tokens) or self.events:
+                text, used = self.noun_phrase(tokens, i + 1)
+                self.at.append(text)
+                self.at_marked = True
+                return 1 + used
+        if (
+            (token.kinds.keys() & {"role", "object", "place"})
+            and nxt
+            and nxt.text == "之"
+            and (i + 2 < len(tokens) and tokens[i + 2].text in RELATIVE)
+        ):
+            text, used = self.noun_phrase(tokens, i)  # 三耦之南: a place, not a subject
+            if self.events:
+                self.put_place(self.events[-1], self.prep, text)
+            elif self.prep in ("via", "from"):
+                self.before[self.prep] = text
+            else:
+                self.at.append(text)
+                self.at_marked = True
+            self.prep = None
+            return used
+        if t in ("一人", "二人") and token.of("role"):
+            if self.subjects or "舉觶" not in self.ctx.sentence_text:
+                return 1  # 笙一人拜于下: one of the pipers
+        if t == "其" and nxt and nxt.text in RELATIVE:
+            self.put_place(self.events[-1] if self.events else None, self.prep, "其" + nxt.text)
+            self.prep = None
+            return 2
+        if self.verb_here(tokens, i):
+            self.verb(token.kinds["action"], tokens, i)
+            return 1
+        if (
+            token.of("role")
+            and not self.events
+            and self.prep is None
+            and (not self.subjects or self.joined)
+        ):
+            self.subjects.append(token.of("role"))
+            self.joined = False
+            return 1
+        if token.kinds.keys() & {"role", "object", "place"}:
+            return self.attach_noun(token, tokens, i)
+        return 1
+
+    def possessive(self, tokens: list[Token], i: int) -> int:
+        """X之Y: the Y of X (主人之弓矢, 勝者之弟子, 賓與大夫之弓); X is not the agent."""
+        head = tokens[i + 2]
+        if head.of("role") and not head.of("object"):
+            if not self.events:
+                self.subjects = [head.of("role")]
+            return 3
+        thing = head.of("object")
+        if self.events:
+            self.events[-1].set("theme", (*self.events[-1].fields.get("theme", ()), thing))
+        else:
+            self.subjects = []  # 賓與大夫之弓倚于西序: the bows are the topic
+            self.topic.append(thing)
+            self.possessed = True
+        return 3
+
+    def set_face(self, direction: str) -> None:
+        self.face = direction
+        for event in self.events:
+            if event.kind in ("坐", "立", "疑立") and "face" not in event.fields:
+                event.set("face", direction)
+
+    def negation(self, tokens: list[Token], i: int) -> int:
+        nxt = tokens[i + 1] if i + 1 < len(tokens) else None
+        if tokens[i].text == "無" and nxt is not None and "action" not in nxt.kinds:
+            if nxt.of("role"):  # 無介: no 介 is invited
+                event = self.new_event("戒")
+                event.set("to", nxt.of("role"))
+                event.set("neg", "1")
+                return 2
+            if nxt.of("object"):  # 無俎: no 俎 is set out
+                event = self.new_event("設")
+                event.set("theme", nxt.of("object"))
+                event.set("neg", "1")
+                return 2
+        self.neg = True
+        return 1
+
+    def preposition(self, tokens: list[Token], i: int) -> int:
+        t = tokens[i].text
+        nxt = tokens[i + 1] if i + 1 < len(tokens) else None
+        if t == "與" and self.subjects and not self.events and nxt and nxt.of("role"):
+            self.joined = True
+            return 1
+        if t == "以" and nxt is not None and self.verb_here(tokens, i + 1):
+            return 1  # 以降: 'thereupon'
+        self.prep = PREPOSITIONS[t]
+        return 1
+
+    def like(self, tokens: list[Token], i: int) -> int:
+        rest = "".join(t.text for t in tokens[i:])
+        phrase = rest[rest.index("如") + 1 :] if "如" in rest else rest
+        verbs = [e for e in self.events if not e.modifier]
+        if verbs:
+            for event in verbs:
+                event.fields["like"] = (phrase,)
+        else:
+            event = self.new_event("如")
+            event.fields["like"] = (phrase,)
+        return len(tokens) - i
+
+    def pronoun(self) -> None:
+        """之 after a verb: the thing (or, after 酬/獻/送/從, the person) referred to."""
+        event = self.events[-1]
+        if "theme" in event.fields or "to" in event.fields:
+            return
+        if self.is_a(event.kind, "酬", "獻", "送", "迎"):
+            self.person_pronoun = event
+            return
+        for _, earlier in reversed(self.ctx.history[-6:]):
+            if "theme" in earlier.fields:
+                event.set("theme", earlier.fields["theme"], "?")
+                return
+
+    def speech(self, content: str) -> None:
+        last = self.events[-1] if self.events else None
+        if last is not None and self.is_a(last.kind, *SPEECH) and "say" not in last.fields:
+            last.fields["say"] = (content,)
+            return
+        event = self.new_event("曰")
+        event.fields["say"] = (content,)
+
+    def verb(self, kind: str, tokens: list[Token], i: int) -> None:
+        self.prep = None
+        last = self.events[-1] if self.events else None
+        if last is not None and kind == "曰" and self.is_a(last.kind, *SPEECH):
+            return  # 賓對曰「…」: the quotation belongs to the reply
+        if (
+            last is not None
+            and last.kind in ("命", "作", "告", "請")
+            and not self.content_done
+            and kind != "為"
+        ):
+            self.content_done = True  # 命弟子納射器: what is commanded is not yet done
+            self.stop = True
+            return
+        if last is not None and last.kind == "相" and kind in ("拜", "祭"):
+            return  # 以相拜: to assist with the bows
+        if kind == "崇酒" and self.events and self.events[-1].kind == "再拜":
+            self.events[-1].kind = "崇酒"  # 再拜崇酒: one bow of thanks, made twice
+            self.events[-1].set("count", "2")
+            return
+        self.new_event(kind)
+
+    # -- after the pass --------------------------------------------------------------------
+    def other_party(self, event: Event) -> tuple[str, ...]:
+        mine = set(event.agent)
+        if self.ctx.partners and set(self.ctx.agent) == mine:
+            return self.ctx.partners
+        for _, earlier in reversed(self.ctx.history[-40:]):
+            if earlier.kind in NOT_CARRIED:
+                continue
+            agents = set(earlier.agent)
+            if agents and not agents & mine:
+                return tuple(earlier.agent)
+            if agents & mine and "to" in earlier.fields and not earlier.marks.get("to"):
+                return tuple(earlier.fields["to"])
+        return ()
+
+    def modifier(self) -> list[Event]:
+        """A clause with places or facings but no verb adds them to the previous event."""
+        event = Event("", modifier=True)
+        if self.face:
+            event.set("face", self.face)
+        if self.at and self.at_marked:
+            event.set("at", self.at)
+        for key, value in self.before.items():
+            event.set(key, value)
+        if self.upper:
+            event.set("upper", self.upper)
+        return [event] if event.fields else []
+
+    def finish(self, text: str) -> list[Event]:
+        if (
+            not self.events
+            and not self.subjects
+            and self.at
+            and not self.face
+            and not (self.before or self.upper)
+        ):
+            self.ctx.pending = ((), tuple(self.at))  # 西階上，北面作衆賓射: the next act's place
+            return []
+        if not self.events and not self.subjects:
+            return self.modifier()
+        if not self.events:  # 主人阼階之東，南面辭洗: the subject of the next clause
+            before = self.ctx.pending[0] if self.ctx.pending else ()
+            self.ctx.pending = (tuple(dict.fromkeys((*before, *self.subjects))), tuple(self.at))
+            return []
+        subjects = tuple(dict.fromkeys(self.subjects))
+        if not subjects and self.ctx.pending:
+            subjects, places = self.ctx.pending
+            subjects = tuple(subjects)
+            for event in self.events:
+                if places and "at" not in event.fields:
+                    event.set("at", places)
+        self.ctx.pending = None
+        for index, event in enumerate(self.events):
+            if event.kind == STATE and subjects:
+                event.set("agent", subjects)  # 上射在左: where a person stands
+                continue
+            if event.kind == STATE:
+                event.fields["noagent"] = ("state",)
+                continue
+            if self.possessed and not subjects:
+                event.fields["noagent"] = ("unstated",)
+                continue
+            if subjects:
+                event.set("agent", subjects)
+            elif index > 0 and self.events[0].agent:
+                event.set("agent", self.events[0].agent, self.events[0].marks.get("agent", ""))
+            else:
+                self.carry(event, text)
+        self.events = [
+            e
+            for e in self.events
+            if not (e.kind == "為" and "role" not in e.fields and "to" not in e.fields)
+        ]
+        if self.person_pronoun is not None and "to" not in self.person_pronoun.fields:
+            other = self.other_party(self.person_pronoun)
+            if other:
+                self.person_pronoun.set("to", other, "?")
+        for index, event in enumerate(self.events):
+            if event.kind == "為" and "to" in event.fields:
+                event.set("role", event.fields.pop("to"))
+                event.marks.pop("to", None)
+            if event.kind == "為" and index and self.events[index - 1].kind == "作":
+                called = self.events[index - 1].fields.get("to")
+                if called:
+                    event.set("agent", called)
+            if self.is_a(event.kind, *EXCHANGE) and "to" not in event.fields and event.agent:
+                if event.kind in NO_RECIPIENT and (
+                    len(event.agent) > 1 or "with" in event.fields or set(event.agent) & GROUPS
+                ):
+                    continue
+                other = self.other_party(event)
+                if other:
+                    event.set("to", other, "?")
+        return self.events
+
+    def archers(self, agents: tuple[str, ...]) -> bool:
+        return all("射者" in self.lex.role_classes.get(a, ()) for a in agents)
+
+    def officiants(self, agents: tuple[str, ...]) -> bool:
+        return any("司事者" in self.lex.role_classes.get(a, ()) for a in agents)
+
+    def carry(self, event: Event, text: str) -> None:
+        """The agent of a clause without a subject (docs/annotation.md, rule 3)."""
+        ctx = self.ctx
+        setting_out = self.is_a(event.kind, "陳設") or event.kind in {"加", "繫", "掩", "束", "及"}
+        if setting_out and (not ctx.paragraph_has_agent or event.kind in UNSTATED):
+            event.fields["noagent"] = ("unstated",)
+            return
+        if (
+            event.kind in ("薦", "設")
+            and "theme" in event.fields
+            and event.get("theme") in ("脯醢", "俎")
+        ):
+            event.fields["noagent"] = ("unstated",)
+            return
+        if ctx.command_to and text.startswith("乃"):
+            event.set("agent", ctx.command_to, "^")
+            return
+        if ctx.new_sentence and ctx.answered:  # 賓答再拜。揖衆賓: the turn goes back to the host
+            event.set("agent", ctx.answered, "^")
+            return
+        if ctx.agent:
+            agents = ctx.agent
+            if set(agents) & set(event.fields.get("to", ())):  # 授主人爵: not the host himself
+                others = [
+                    e.agent
+                    for _, e in reversed(ctx.history)
+                    if e.agent and not set(e.agent) & set(event.fields["to"])
+                ]
+                agents = others[0] if others else agents
+            plain = re.sub(r"「.*?」", "", text)
+            if "皆" in plain and ctx.partners:
+                agents = tuple(dict.fromkeys((*agents, *ctx.partners)))
+            elif "皆" in plain and not (len(agents) > 1 or set(agents) & GROUPS):
+                distinct: list[tuple[str, ...]] = []
+                for _, earlier in reversed(ctx.history[-6:]):
+                    if earlier.agent and earlier.agent not in distinct:
+                        distinct.append(earlier.agent)
+                group = [a for agent in distinct[:2] for a in agent]
+                agents = tuple(dict.fromkeys(group)) or agents
+            elif (
+                ctx.partners
+                and not ctx.new_sentence
+                and (self.is_a(event.kind, "進退") or event.kind in ("揖", "讓"))
+            ):
+                event.set("with", ctx.partners)
+            if self.is_a(event.kind, "射") and self.officiants(agents):
+                earlier = [
+                    e.agent
+                    for _, e in reversed(ctx.history[-30:])
+                    if e.agent and self.archers(e.agent)
+                ]
+                agents = earlier[0] if earlier else agents
+            event.set("agent", agents, "^")
+        else:
+            event.fields["noagent"] = ("unstated",)
+
+
+def is_description(text: str) -> bool:
+    """A clause that measures or places a thing (南北以堂深, 東西當東榮): no act."""
+    return text.startswith(("南北", "東西"))
+
+
+def is_condition(text: str) -> bool:
+    """A clause that only states a condition (若矢不備; 大夫若有遵者)."""
+    plain = re.sub(r"「.*?」", "", text)
+    return "若" in plain and "則" not in plain and not plain.startswith("若飲君")
+
+
+def annotate_clause(pid: str, text: str, lexicon: Lexicon, ctx: Context) -> Record:
+    """One clause's record, updating the context for the next clause."""
+    paragraph = pid.rsplit(".", 2)[0]
+    sentence = pid.rsplit(".", 1)[0]
+    if paragraph != ctx.paragraph:
+        ctx.paragraph = paragraph
+        ctx.paragraph_has_agent = False
+    ctx.new_sentence = sentence != ctx.sentence
+    ctx.sentence = sentence
+    if ctx.new_sentence:
+        ctx.sentence_text = "".join(c.text for c in _SENTENCES.get(sentence, ())) or text
+        if ctx.positive_agent and ctx.agent != ctx.positive_agent:
+            ctx.agent = ctx.positive_agent  # 賓不辭洗。卒洗: the host, who did wash
+    ctx.topic_role = ()
+    if "則" in text[:4]:
+        head = text.split("則", 1)[0]
+        ctx.topic_role = tuple(t.of("role") for t in tokenize(head, lexicon) if t.of("role"))
+    if is_description(text):
+        return Record(pid, text, [], reason="description")
+    if is_condition(text):
+        ctx.condition = re.sub(r"^.*?若", "若", text)
+        subject = text.split("若", 1)[0]
+        roles = [t.of("role") for t in tokenize(subject, lexicon) if t.of("role")]
+        if roles:  # 大夫若有遵者，則入門左: the 大夫 enter
+            ctx.agent = tuple(roles)
+        return Record(pid, text, [], reason="cond")
+    body = text.split("則", 1)[1] if "則" in text and text.index("則") < 4 else text
+    reader = ClauseReader(lexicon, ctx)
+    events = reader.read(body)
+    ctx.condition = None
+    for event in events:
+        if event.modifier:
+            continue
+        ctx.history.append((pid, event))
+        if (
+            event.kind == "為"
+            and event.get("role")
+            and any("司事者" in lexicon.role_classes.get(r, ()) for r in event.fields["role"])
+        ):
+            ctx.agent = ctx.positive_agent = event.fields["role"]  # 司馬反為司正，退: the 司正
+            continue
+        if event.agent and event.marks.get("agent") != "?" and event.kind not in NOT_CARRIED:
+            ctx.agent = event.agent
+            if not event.get("neg"):
+                ctx.positive_agent = event.agent
+            ctx.partners = event.fields.get("with", ())
+            ctx.paragraph_has_agent = True
+    actions = [e for e in events if not e.modifier]
+    if actions:
+        last = actions[-1]
+        answer = any(lexicon.is_a(last.kind, k) for k in ("答拜", "對", "拜送", "許"))
+        ctx.answered = last.fields.get("to", ()) if answer else ()
+    commands = [e for e in events if e.kind in ("命", "使") and "to" in e.fields]
+    if commands:
+        ctx.command_to = commands[-1].fields["to"]
+    elif events:
+        ctx.command_to = ()
+    reason = "" if events else "description"
+    return Record(pid, text, events, reason=reason)
+
+
+def annotate_text(texts: Iterable[str], lexicon: Lexicon | None = None) -> list[list[Event]]:
+    """Events of consecutive clauses of one paragraph (for tests and doctests)."""
+    lexicon = lexicon or default_lexicon()
+    ctx = Context()
+    return [
+        annotate_clause(f"jing/1.1.{n}", text, lexicon, ctx).events
+        for n, text in enumerate(texts, start=1)
+    ]
+
+
+_SENTENCES: dict[str, list] = {}
+
+
+def annotate_clauses(clauses, lexicon: Lexicon | None = None) -> list[Record]:
+    """Records for every clause of a rite, in order (the context runs through the whole text)."""
+    lexicon = lexicon or default_lexicon()
+    _SENTENCES.clear()
+    for clause in clauses:
+        _SENTENCES.setdefault(clause.id.rsplit(".", 1)[0], []).append(clause)
+    ctx = Context()
+    records = []
+    for clause in clauses:
+        if clause.id in ("jing/1.1.1",) or clause.level == "heading":
+            records.append(Record(clause.id, clause.text, [], reason="title"))
+            continue
+        records.append(annotate_clause(clause.id, clause.text, lexicon, ctx))
+    return records

@@ -1,0 +1,135 @@
+"""Evaluate the automatic annotator alone against a hand-written gold set.
+
+The gold set (``tests/gold/<rite>.tsv``, the record format of :mod:`annotations`) is written
+by hand, independently of the annotator and of the reviewed layer. For each field the
+comparison is over multisets of ``(clause, value)`` pairs, so that two events of the same
+clause count twice and order inside a clause does not matter:
+
+* kind: the event's kind; negation: the kind of each event with ``neg=1``;
+* agent, recipient (``to``), theme, location (``at``), facing (``face``): each value.
+
+Values are compared in their canonical label (an altLabel counts as its term).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+
+from yili_kg.loaders.annotations import Event, Record, read_records
+from yili_kg.loaders.lexicon import Lexicon, default_lexicon
+
+FIELDS = {
+    "agent": "agent",
+    "kind": None,
+    "recipient": "to",
+    "theme": "theme",
+    "location": "at",
+    "facing": "face",
+    "negation": "neg",
+}
+CATEGORY = {"agent": "role", "to": "role", "theme": "object", "at": "place", "face": "direction"}
+
+
+@dataclass(frozen=True)
+class Score:
+    field: str
+    gold: int
+    predicted: int
+    correct: int
+
+    @property
+    def precision(self) -> float:
+        return self.correct / self.predicted if self.predicted else 1.0
+
+    @property
+    def recall(self) -> float:
+        return self.correct / self.gold if self.gold else 1.0
+
+    @property
+    def f1(self) -> float:
+        p, r = self.precision, self.recall
+        return 2 * p * r / (p + r) if p + r else 0.0
+
+
+def _canonical(lexicon: Lexicon, key: str, value: str) -> str:
+    if key == "kind":
+        return lexicon.forms["action"].get(value, value)
+    if key == "at":
+        return lexicon.forms["place"].get(value) or lexicon.forms["object"].get(value, value)
+    category = CATEGORY.get(key)
+    return lexicon.forms[category].get(value, value) if category else value
+
+
+def _pairs(records: dict[str, Record], field: str, lexicon: Lexicon) -> Counter:
+    key = FIELDS[field]
+    pairs: Counter = Counter()
+    for cid, record in records.items():
+        for event in record.events:
+            for value in _values(event, field, key):
+                pairs[(cid, _canonical(lexicon, key or "kind", value))] += 1
+    return pairs
+
+
+def _values(event: Event, field: str, key: str | None) -> tuple[str, ...]:
+    if field == "kind":
+        return () if event.modifier else (event.kind,)
+    if field == "negation":
+        return (event.kind,) if event.get("neg") == "1" else ()
+    return event.fields.get(key, ())
+
+
+def score(
+    gold: dict[str, Record], predicted: dict[str, Record], lexicon: Lexicon | None = None
+) -> list[Score]:
+    """Per-field scores of ``predicted`` against ``gold`` on the gold's clauses."""
+    lexicon = lexicon or default_lexicon()
+    predicted = {cid: predicted[cid] for cid in gold if cid in predicted}
+    scores = []
+    for field in FIELDS:
+        g = _pairs(gold, field, lexicon)
+        p = _pairs(predicted, field, lexicon)
+        scores.append(Score(field, sum(g.values()), sum(p.values()), sum((g & p).values())))
+    return scores
+
+
+def read_gold(path: Path) -> dict[str, Record]:
+    return {r.id: r for r in read_records(path)}
+
+
+def gold_path(rite: str = "xiangshe") -> Path:
+    """The gold set of a checkout (run from the repository root), ``tests/gold/<rite>.tsv``."""
+    return Path("tests") / "gold" / f"{rite}.tsv"
+
+
+def evaluate(gold: Path | None = None, rite: str = "xiangshe") -> tuple[list[Score], int]:
+    """Run the annotator over the rite and score it against the gold set."""
+    from yili_kg.loaders.annotate import annotate_clauses
+    from yili_kg.loaders.textlayer import build_text_layer
+
+    path = gold or gold_path(rite)
+    records = read_gold(path)
+    layer = build_text_layer()
+    mismatched = [
+        cid
+        for cid, r in records.items()
+        if cid not in layer.by_id or layer.by_id[cid].text != r.text
+    ]
+    if mismatched:
+        from yili_kg.loaders.errors import SourceError
+
+        raise SourceError(path, f"gold clauses whose text is not the corpus's: {mismatched[:5]}")
+    predicted = {r.id: r for r in annotate_clauses(layer.clauses)}
+    return score(records, predicted), len(records)
+
+
+def render(scores: list[Score], clauses: int) -> str:
+    lines = [f"{'field':10} {'gold':>5} {'pred':>5} {'ok':>5} {'P':>6} {'R':>6} {'F1':>6}"]
+    for s in scores:
+        lines.append(
+            f"{s.field:10} {s.gold:5d} {s.predicted:5d} {s.correct:5d} "
+            f"{s.precision:6.3f} {s.recall:6.3f} {s.f1:6.3f}"
+        )
+    lines.append(f"({clauses} gold clauses)")
+    return "\n".join(lines)

@@ -1,0 +1,103 @@
+"""The reviewed annotation layer: which record each clause gets, coverage, and stale records.
+
+For every clause the build takes the record of ``corpus/annotations/<rite>/`` when there is one
+whose text is the clause's text, and the automatic annotator's reading otherwise. ``yili-kg
+annotate`` writes the automatic reading for the clauses that have no record yet (never
+touching a reviewed one), one file per phase; ``yili-kg check`` reports review coverage and
+any record whose text no longer matches the corpus.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from yili_kg.loaders.annotate import annotate_clauses
+from yili_kg.loaders.annotations import (
+    Record,
+    annotation_dir,
+    read_layer,
+    read_records,
+    write_records,
+)
+from yili_kg.loaders.lexicon import Lexicon
+
+
+@dataclass
+class LayerReport:
+    clauses: int = 0
+    reviewed: int = 0  # ok or fixed
+    fixed: int = 0
+    automatic: int = 0  # no record, or a record still marked auto
+    stale: list[str] = field(default_factory=list)  # records whose text is not the corpus's
+    unknown: list[str] = field(default_factory=list)  # records of clauses that do not exist
+
+    @property
+    def coverage(self) -> float:
+        return self.reviewed / self.clauses if self.clauses else 0.0
+
+    def render(self) -> str:
+        lines = [
+            f"review coverage: {self.reviewed}/{self.clauses} clauses "
+            f"({self.coverage:.1%}; {self.fixed} corrected, {self.automatic} automatic only)"
+        ]
+        for pid in self.stale:
+            lines.append(f"  stale record (its text is no longer the corpus's): {pid}")
+        for pid in self.unknown:
+            lines.append(f"  record of a clause that does not exist: {pid}")
+        return "\n".join(lines)
+
+
+def compose(layer, lexicon: Lexicon, rite: str = "xiangshe") -> tuple[list[Record], LayerReport]:
+    """One record per clause, in text order: reviewed where it can be, automatic otherwise."""
+    reviewed = read_layer(rite)
+    automatic = annotate_clauses(layer.clauses, lexicon)
+    report = LayerReport(clauses=len(automatic))
+    ids = {c.id for c in layer.clauses}
+    report.unknown = sorted(set(reviewed) - ids)
+    records = []
+    for auto in automatic:
+        record = reviewed.get(auto.id)
+        if record is not None and record.text != auto.text:
+            report.stale.append(auto.id)
+            record = None
+        if record is None or record.review == "auto":
+            report.automatic += 1
+            records.append(record or auto)
+            continue
+        report.reviewed += 1
+        report.fixed += record.review == "fixed"
+        records.append(record)
+    return records, report
+
+
+def phase_file(rite: str, index: int, name: str) -> Path:
+    return annotation_dir(rite) / f"{index:02d}-{name}.tsv"
+
+
+def write_missing(layer, lexicon: Lexicon, rite: str = "xiangshe") -> int:
+    """Write the automatic reading of every clause without a record; return how many."""
+    reviewed = read_layer(rite)
+    automatic = annotate_clauses(layer.clauses, lexicon)
+    names = {p.index: p.name for p in layer.phases}
+    by_phase: dict[int, list[Record]] = {}
+    for record in automatic:
+        by_phase.setdefault(layer.passage_phases[record.id][0], []).append(record)
+    written = 0
+    for index, records in sorted(by_phase.items()):
+        path = phase_file(rite, index, names[index])
+        existing = {r.id: r for r in read_records(path)} if path.exists() else {}
+        merged = []
+        for record in records:
+            if record.id in existing:
+                merged.append(existing[record.id])
+            elif record.id not in reviewed:
+                merged.append(record)
+                written += 1
+        title = (
+            f"{names[index]} (phase {index}): one record per clause; review = auto | ok | "
+            "fixed (docs/annotation.md)"
+        )
+        path.parent.mkdir(parents=True, exist_ok=True)
+        write_records(path, merged, title)
+    return written
