@@ -79,9 +79,11 @@ SOURCE_VERBS = {"取", "取矢", "拾取矢", "求"}
 #: movements whose bare object is where one goes (適洗, 及門, 入門)
 MOVEMENT_DEST = {"適", "及", "當", "入", "出", "升", "降", "就", "就席", "履", "鈎", "負侯", "進"}
 #: kinds whose unnamed recipient is the other party of the exchange (docs/annotation.md, rule 4)
-EXCHANGE = ("拜揖", "辭", "對", "許", "告", "請", "酬", "獻", "酢")
+EXCHANGE = ("拜揖", "辭", "對", "許", "告", "請", "酬", "獻", "酢", "見")
 NO_RECIPIENT = {"揖", "讓", "厭"}  # salutes that need no named party when several act together
-UNSTATED = {"薦", "設", "席", "尊", "縣", "張", "陳", "羞", "亨", "殺"}
+UNSTATED = {"薦", "設", "席", "尊", "縣", "張", "陳", "羞", "亨", "殺", "無算爵", "無算樂"}
+#: reciprocal acts: "A與B交" is A's act with B
+RECIPROCAL = {"交", "相左", "為耦"}
 STATE = "在"
 SPEECH = ("辭令",)
 #: roles that name a group: their salutes are mutual (上耦揖進) and 皆 keeps them
@@ -211,7 +213,9 @@ class ClauseReader:
         self.possessed = False
         self.person_pronoun: Event | None = None
         self.content_done = False
-        self.for_whom: tuple[str, ...] = ()  # the clause is about someone's things (no agent named)
+        self.for_whom: tuple[str, ...] = ()
+        self.played = False
+        self.joined_by = ""  # the clause is about someone's things (no agent named)
         self.at_marked = False  # a place introduced by 當 or 于 (a modifier clause may add it)
         self.with_: list[str] = []  # 以賓 / 與司射 before the verb
         self.before: dict[str, str] = {}  # 自X / 由X before the verb
@@ -301,7 +305,10 @@ class ClauseReader:
                 self.at.append(self.place_or_object(token))
             return 1
         if role:
-            if prep in ("with", "by"):
+            moving = event.kind in MOVEMENT_DEST and event.kind != "進"
+            if prep == "to" or (moving and prep is None):
+                event.set("dest", role)  # 當上耦: the place of the first pair
+            elif prep in ("with", "by"):
                 event.set("with", (*event.fields.get("with", ()), role))
             elif prep == "from":
                 event.set("from", role)
@@ -322,7 +329,9 @@ class ClauseReader:
         if event is None:
             self.at.append(text)
             return
-        if prep == "from" or (prep == "at" and event.kind in SOURCE_VERBS):
+        if prep == "to":
+            event.set("dest", text)
+        elif prep == "from" or (prep == "at" and event.kind in SOURCE_VERBS):
             event.set("from", text)
         elif prep == "via":
             event.set("via", text)
@@ -343,7 +352,7 @@ class ClauseReader:
         text = token.text
         if j < len(tokens) and tokens[j].text == "之" and j + 1 < len(tokens):
             after = tokens[j + 1]
-            if after.text in RELATIVE:
+            if after.text in RELATIVE or ("place" in after.kinds and "role" in token.kinds):
                 return self.known_place(text + "之" + after.text), 3
         used = 1
         while (
@@ -407,12 +416,48 @@ class ClauseReader:
             else:
                 self.upper = token.of("direction")
             return 2
+        if (
+            t == "答"
+            and nxt
+            and nxt.text in NUMERALS
+            and i + 2 < len(tokens)
+            and (tokens[i + 2].of("action") == "拜")
+        ):
+            self.count = NUMERALS[nxt.text]  # 衆賓皆答一拜
+            self.verb("答拜", tokens, i)
+            return 3
+        if (
+            t in ("反", "復")
+            and not token.kinds
+            and nxt is not None
+            and (
+                nxt.kinds.keys() & {"place", "object"} or (nxt.text == "于" and i + 2 < len(tokens))
+            )
+        ):
+            self.verb("反位", tokens, i)  # 復阼階, 反于射位: back to a place
+            self.prep = "to"
+            if nxt.text == "于":
+                return 2
+            return 1
+        if t == "作" and i > 0 and ("title" in tokens[i - 1].kinds or tokens[i - 1].text == "樂"):
+            event = self.new_event("奏")  # 《陔》作, 樂作: the music is played
+            event.fields["noagent"] = ("unstated",)
+            self.played = True
+            return 1
         if t in NUMERALS and nxt and nxt.of("role") and not token.kinds and self.subjects:
             self.with_.append(nxt.of("role"))  # 主人一相出迎: with one usher
             return 2
         if t in NUMERALS and nxt and "action" in nxt.kinds and not token.kinds:
             self.count = NUMERALS[t]
             return 1
+        if (
+            t in ("及", "與")
+            and self.events
+            and i > 0
+            and nxt is not None
+            and (tokens[i - 1].kinds.keys() & nxt.kinds.keys() & {"role", "object"})
+        ):
+            return 1  # 命三耦及衆賓, 執其薦與俎: one more of the same
         if t in PREPOSITIONS and not token.kinds:
             return self.preposition(tokens, i)
         if (
@@ -544,6 +589,7 @@ class ClauseReader:
         nxt = tokens[i + 1] if i + 1 < len(tokens) else None
         if t == "與" and self.subjects and not self.events and nxt and nxt.of("role"):
             self.joined = True
+            self.joined_by = "與"
             return 1
         if t == "以" and nxt is not None and self.verb_here(tokens, i + 1):
             return 1  # 以降: 'thereupon'
@@ -567,7 +613,7 @@ class ClauseReader:
         event = self.events[-1]
         if "theme" in event.fields or "to" in event.fields:
             return
-        if self.is_a(event.kind, "酬", "獻", "送", "迎"):
+        if self.is_a(event.kind, "酬", "獻", "送", "迎", "從"):
             self.person_pronoun = event
             return
         for _, earlier in reversed(self.ctx.history[-6:]):
@@ -585,6 +631,8 @@ class ClauseReader:
 
     def verb(self, kind: str, tokens: list[Token], i: int) -> None:
         self.prep = None
+        if kind == "兼" and i + 1 < len(tokens) and self.verb_here(tokens, i + 1):
+            return  # 兼挾乘矢: 'together', not an act of its own
         last = self.events[-1] if self.events else None
         if last is not None and kind == "曰" and self.is_a(last.kind, *SPEECH):
             return  # 賓對曰「…」: the quotation belongs to the reply
@@ -608,8 +656,13 @@ class ClauseReader:
     # -- after the pass --------------------------------------------------------------------
     def other_party(self, event: Event) -> tuple[str, ...]:
         mine = set(event.agent)
-        if self.ctx.partners and set(self.ctx.agent) == mine:
-            return self.ctx.partners
+        partners = tuple(
+            p
+            for p in self.ctx.partners
+            if not self.lex.role_classes.get(p, frozenset()) & {"司事者", "執事"}
+        )
+        if partners and set(self.ctx.agent) == mine:
+            return partners
         for _, earlier in reversed(self.ctx.history[-40:]):
             if earlier.kind in NOT_CARRIED:
                 continue
@@ -664,7 +717,9 @@ class ClauseReader:
             if event.kind == STATE:
                 event.fields["noagent"] = ("state",)
                 continue
-            if self.possessed and not subjects:
+            if (self.possessed or (self.topic and index == 0)) and not subjects:
+                if self.topic and "theme" not in event.fields:
+                    event.set("theme", self.topic)  # 衆弓倚于堂西: the bows are leaned
                 event.fields["noagent"] = ("unstated",)
                 continue
             if subjects:
@@ -678,6 +733,26 @@ class ClauseReader:
             for e in self.events
             if not (e.kind == "為" and "role" not in e.fields and "to" not in e.fields)
         ]
+        for index, event in enumerate(self.events):
+            if event.kind == "釋" and event.get("theme") == "算":
+                event.kind = "釋獲"  # 每一個釋一算: one tally for each hit
+            if event.kind == "使" and event.get("to"):
+                for later in self.events[index + 1 :]:
+                    later.set("agent", event.fields["to"])  # 使人速: the one sent acts
+                    later.fields["_sent"] = ("1",)
+            if event.kind == "曰" and "to" not in event.fields:
+                for _, earlier in reversed(self.ctx.history[-3:]):
+                    if self.is_a(earlier.kind, *SPEECH) and earlier.get("to"):
+                        event.set("to", earlier.fields["to"], earlier.marks.get("to", ""))
+                        break
+        if (
+            len(subjects) == 2
+            and self.joined_by == "與"
+            and any(e.kind in RECIPROCAL for e in self.events)
+        ):
+            for event in self.events:  # 司射與司馬交于階前: the 司射's act, with the 司馬
+                event.set("agent", subjects[:1])
+                event.set("with", subjects[1:])
         if self.person_pronoun is not None and "to" not in self.person_pronoun.fields:
             other = self.other_party(self.person_pronoun)
             if other:
@@ -709,8 +784,13 @@ class ClauseReader:
     def carry(self, event: Event, text: str) -> None:
         """The agent of a clause without a subject (docs/annotation.md, rule 3)."""
         ctx = self.ctx
-        setting_out = self.is_a(event.kind, "陳設") or event.kind in {"加", "繫", "掩", "束", "及"}
-        if setting_out and (not ctx.paragraph_has_agent or event.kind in UNSTATED):
+        if ctx.command_to and text.startswith("乃"):
+            event.set("agent", ctx.command_to, "^")
+            return
+        setting_out = self.is_a(event.kind, "陳設") or event.kind in {"加", "繫", "掩", "束"}
+        if (setting_out and (not ctx.paragraph_has_agent or event.kind in UNSTATED)) or (
+            event.kind in ("無算爵", "無算樂")
+        ):
             event.fields["noagent"] = ("unstated",)
             return
         if (
@@ -720,11 +800,12 @@ class ClauseReader:
         ):
             event.fields["noagent"] = ("unstated",)
             return
-        if ctx.command_to and text.startswith("乃"):
-            event.set("agent", ctx.command_to, "^")
+        if ctx.sentence.startswith("ji/") and ctx.new_sentence:
+            event.fields["noagent"] = ("unstated",)  # a rule of the 記 names no one
+            ctx.agent = ()
             return
-        if ctx.new_sentence and ctx.answered:  # 賓答再拜。揖衆賓: the turn goes back to the host
-            event.set("agent", ctx.answered, "^")
+        if ctx.new_sentence and ctx.answered and not self.is_a(event.kind, *SPEECH):
+            event.set("agent", ctx.answered, "^")  # 賓答再拜。揖衆賓: the turn goes back
             return
         if ctx.agent:
             agents = ctx.agent
@@ -793,8 +874,8 @@ def annotate_clause(pid: str, text: str, lexicon: Lexicon, ctx: Context) -> Reco
         ctx.topic_role = tuple(t.of("role") for t in tokenize(head, lexicon) if t.of("role"))
     if is_description(text):
         return Record(pid, text, [], reason="description")
-    if is_condition(text):
-        ctx.condition = re.sub(r"^.*?若", "若", text)
+    if is_condition(text) or _followed_by_ze(pid):
+        ctx.condition = re.sub(r"^.*?若", "若", text) if "若" in text else text
         subject = text.split("若", 1)[0]
         roles = [t.of("role") for t in tokenize(subject, lexicon) if t.of("role")]
         if roles:  # 大夫若有遵者，則入門左: the 大夫 enter
@@ -815,16 +896,19 @@ def annotate_clause(pid: str, text: str, lexicon: Lexicon, ctx: Context) -> Reco
         ):
             ctx.agent = ctx.positive_agent = event.fields["role"]  # 司馬反為司正，退: the 司正
             continue
+        if "_sent" in event.fields:
+            del event.fields["_sent"]
+            continue
         if event.agent and event.marks.get("agent") != "?" and event.kind not in NOT_CARRIED:
             ctx.agent = event.agent
-            if not event.get("neg"):
+            if not (event.get("neg") and lexicon.is_a(event.kind, "辭")):
                 ctx.positive_agent = event.agent
             ctx.partners = event.fields.get("with", ())
             ctx.paragraph_has_agent = True
     actions = [e for e in events if not e.modifier]
     if actions:
         last = actions[-1]
-        answer = any(lexicon.is_a(last.kind, k) for k in ("答拜", "對", "拜送", "許"))
+        answer = any(lexicon.is_a(last.kind, k) for k in ("答拜", "對", "拜送", "許", "辭"))
         ctx.answered = last.fields.get("to", ()) if answer else ()
     commands = [e for e in events if e.kind in ("命", "使") and "to" in e.fields]
     if commands:
@@ -846,6 +930,15 @@ def annotate_text(texts: Iterable[str], lexicon: Lexicon | None = None) -> list[
 
 
 _SENTENCES: dict[str, list] = {}
+
+
+def _followed_by_ze(pid: str) -> bool:
+    """X，則Y: a clause followed in its sentence by one beginning with 則 states a condition."""
+    clauses = _SENTENCES.get(pid.rsplit(".", 1)[0], [])
+    ids = [c.id for c in clauses]
+    if pid not in ids or ids.index(pid) + 1 >= len(ids):
+        return False
+    return clauses[ids.index(pid) + 1].text.startswith("則")
 
 
 def annotate_clauses(clauses, lexicon: Lexicon | None = None) -> list[Record]:

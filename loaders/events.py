@@ -64,8 +64,9 @@ def place_events(records: list[Record], phases: dict[str, int], rite: str) -> li
                 if not placed:
                     raise SourceError(record.id, "a '+' modifier with no event before it")
                 target = placed[-1].event
-                for key, values in event.fields.items():
-                    target.fields.setdefault(key, values)
+                for key, values in event.fields.items():  # a repeated key adds values
+                    merged = (*target.fields.get(key, ()), *values)
+                    target.fields[key] = tuple(dict.fromkeys(merged))
                 target.fields.setdefault("_also", ())
                 target.fields["_also"] = (*target.fields["_also"], record.id)
                 continue
