@@ -395,6 +395,8 @@ class ClauseReader:
         if "say" in token.kinds:
             self.speech(token.kinds["say"])
             return 1
+        if t in SKIP and nxt is not None and "action" in nxt.kinds and not token.of("role"):
+            return 1  # 遂飲, 遂以比三耦: 'then', not the armlet 遂
         if "title" in token.kinds:
             return 1
         if "and" in token.kinds:

@@ -30,6 +30,28 @@ PLACE_KEYS = {
 }
 MANNERS = {"坐": "zuo", "立": "li", "少": "shao", "皆": "jie"}
 PERSON = iris.person("zhuren-jiachen")
+#: kinds that name their vessel: 卒觶 drains the 觶 (an implied theme when none is written)
+KIND_THEME = {"卒觶": "觶", "卒爵": "爵", "舉觶": "觶", "拜既爵": "爵"}
+VESSELS = ("爵", "觶")
+#: acts done with the cup in hand: without a written theme, their theme is the cup of the
+#: moment (主人坐取爵…西北面獻賓: the 爵), an implied theme
+CUP_ACTS = {
+    "獻",
+    "酢",
+    "酬",
+    "授",
+    "受",
+    "奠",
+    "反奠",
+    "實",
+    "洗",
+    "卒洗",
+    "拜受",
+    "拜送",
+    "執",
+    "飲",
+    "酌",
+}
 #: the roles the host's retainer plays, in the order the text gives them
 RETAINER_ROLES = ("相", "司正", "司馬")
 
@@ -91,6 +113,7 @@ def events_graph(
     g = Graph()
     g.bind("yl", YL)
     placed = place_events(records, phases, rite)
+    cup_in_hand(placed, lexicon)
     previous: URIRef | None = None
     for number, item in enumerate(placed, start=1):
         _event(g, item, number, lexicon, rite)
@@ -125,6 +148,9 @@ def _event(g: Graph, item: Placed, number: int, lexicon: Lexicon, rite: str) -> 
             if term is None:
                 raise SourceError(where, f"{key}={value}: no role labelled {value!r}")
             g.add((node, prop, term))
+    if kind in KIND_THEME and "theme" not in event.fields:
+        g.add((node, YL.theme, lexicon.iri["object"][KIND_THEME[kind]]))
+        g.add((node, YL.implied, YL.theme))
     for value in event.fields.get("theme", ()):
         term = resolve_term(lexicon, "object", value)
         if term is None:
@@ -163,6 +189,27 @@ def _event(g: Graph, item: Placed, number: int, lexicon: Lexicon, rite: str) -> 
         if prop is None:
             continue
         g.add((node, YL.implied if mark == "?" else YL.carriedOver, prop))
+
+
+def cup_in_hand(placed: list[Placed], lexicon: Lexicon) -> None:
+    """Give acts done with the cup the cup of the moment, as an implied theme.
+
+    The cup of the moment is the last 爵 or 觶 the text names in the same phase before the
+    act (a new phase starts with none): 主人坐取爵于上篚 … 實之 … 西北面獻賓 → 獻 the 爵.
+    """
+    cup, phase = None, None
+    for item in placed:
+        event = item.event
+        if item.phase != phase:
+            cup, phase = None, item.phase
+        named = [lexicon.forms["object"].get(t) for t in event.fields.get("theme", ())]
+        named = [t for t in named if t in VESSELS]
+        if named:
+            cup = named[-1]
+        elif cup and event.kind in CUP_ACTS and "theme" not in event.fields:
+            event.set("theme", cup, "?")
+        elif event.kind in KIND_THEME:
+            cup = KIND_THEME[event.kind]
 
 
 def resolve_repeats(placed: list[Placed], lexicon: Lexicon):

@@ -60,3 +60,34 @@ STAGES.append(
         events_stage,
     )
 )
+
+
+def tbox_stage(inputs: dict) -> Graph:
+    """owlrl's closure of the ontology's axioms (kept apart: it changes only with the ontology)."""
+    from yili_kg.loaders.reason import tbox_entailments
+
+    return tbox_entailments(inputs["ontology"])
+
+
+def inferred_stage(inputs: dict) -> Graph:
+    """The OWL 2 RL entailments of the asserted graph, noise removed, consistency checked."""
+    from yili_kg.loaders.reason import materialize
+
+    asserted = Graph()
+    for name in ("text", "events"):
+        asserted.addN((*t, asserted) for t in inputs[name])
+    return materialize(asserted, inputs["ontology"], inputs["tbox"])
+
+
+STAGES.extend(
+    [
+        Stage("tbox", "inferred", ("ontology",), lambda: "", tbox_stage),
+        Stage(
+            "inferred",
+            "inferred",
+            ("ontology", "tbox", "text", "events"),
+            lambda: "",
+            inferred_stage,
+        ),
+    ]
+)
