@@ -135,6 +135,7 @@ def _event(g: Graph, item: Placed, number: int, lexicon: Lexicon, rite: str) -> 
     if kind is None:
         raise SourceError(where, f"no action class labelled {event.kind!r} in the ontology")
     g.add((node, RDF.type, lexicon.iri["action"][kind]))
+    g.add((node, YL.kind, lexicon.iri["action"][kind]))
     g.add((node, YL.derivedFrom, iris.passage(rite, item.clause)))
     for also in event.fields.get("_also", ()):
         g.add((node, YL.derivedFrom, iris.passage(rite, also)))

@@ -101,11 +101,18 @@ def parse_modules() -> Graph:
 
 
 def add_generated_labels(graph: Graph) -> Graph:
-    """Add zh-Hans and pinyin labels to every node with a zh-Hant label and none of its own."""
+    """Add zh-Hans and pinyin labels to every node with a zh-Hant label and none of its own.
+
+    The zh-Hant label is also the node's ``skos:prefLabel``: one label a node, so that a query
+    can fetch it without filtering the four languages of ``rdfs:label``.
+    """
+    from rdflib.namespace import SKOS
+
     additions = []
     for node, label in graph.subject_objects(RDFS.label):
         if not isinstance(label, Literal) or label.language != "zh-Hant":
             continue
+        additions.append((node, SKOS.prefLabel, label))
         languages = {
             lab.language for lab in graph.objects(node, RDFS.label) if isinstance(lab, Literal)
         }

@@ -173,6 +173,7 @@ def notes_graph(g: Graph, layer: TextLayer, base: URIRef, works) -> None:
         if note.segment is not None:
             g.add((node, YL.segment, Literal(note.segment, datatype=XSD.integer)))
         g.add((node, YL.spanSource, Literal(note.span_source)))
+        g.add((node, YL.rite, iris.rite(slug)))
         for cid in note.clause_ids:
             g.add((node, YL.commentsOn, iris.passage(slug, cid)))
         if note.quote:
@@ -223,6 +224,7 @@ def quotations_graph(g: Graph, layer: TextLayer, works) -> None:
         g.add((node, RDF.type, YL.Quotation))
         g.add((node, YL.text, Literal(citation.text, lang=LZH)))
         g.add((node, YL.author, iris.person("jiang-yong")))
+        g.add((node, YL.rite, iris.rite(slug)))
         g.add((node, YL.witness, witness))
         g.add((node, YL.page, Literal(f"禮書綱目 {citation.page}")))
         section = citation.section or 1

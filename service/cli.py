@@ -100,6 +100,80 @@ def export(build_dir: str | None, fmt: str, graph: str, output: str | None) -> N
 
 
 @main.command()
+@click.argument("name")
+@click.option(
+    "-p",
+    "--param",
+    "params",
+    multiple=True,
+    metavar="KEY=VALUE",
+    help="A parameter of the canned query (repeatable).",
+)
+@click.option(
+    "--format",
+    "fmt",
+    default="table",
+    show_default=True,
+    type=click.Choice(["table", "csv", "tsv", "json", "xml"]),
+)
+@click.option(
+    "--store", default="oxigraph", show_default=True, type=click.Choice(["oxigraph", "rdflib"])
+)
+@click.option("--endpoint", default=None, help="Run on a remote SPARQL endpoint instead.")
+@BUILD_DIR
+def query(
+    name: str,
+    params: tuple[str, ...],
+    fmt: str,
+    store: str,
+    endpoint: str | None,
+    build_dir: str | None,
+) -> None:
+    """Run a canned query (NAME) or a query file (NAME.rq) and print its answer."""
+    from yili_kg.service.queries import bindings_for, get_query, parse_query_file
+
+    values = {}
+    for item in params:
+        key, sep, value = item.partition("=")
+        if not sep:
+            raise click.BadParameter(f"{item!r} is not KEY=VALUE", param_hint="--param")
+        values[key] = value
+    if name.endswith(".rq"):
+        path = Path(name)
+        canned = parse_query_file(path.stem, path.read_text(encoding="utf-8"), str(path))
+    else:
+        canned = get_query(name)
+    if endpoint:
+        from yili_kg.service.remote import RemoteStore
+
+        backend = RemoteStore(endpoint)
+    else:
+        from yili_kg.service.store import open_store
+
+        backend = open_store(_build_dir(build_dir), store)
+    answer = backend.query(canned.sparql, bindings_for(canned, values, backend))
+    if fmt == "table":
+        click.echo(render_table(answer))
+    else:
+        sys.stdout.buffer.write(answer.serialise(fmt))
+
+
+def render_table(answer) -> str:
+    """A plain-text table of an answer, for the terminal."""
+    if answer.kind == "ask":
+        return "yes" if answer.boolean else "no"
+    if answer.kind == "graph":
+        return "\n".join(" ".join(t.n3() for t in triple) + " ." for triple in answer.triples)
+    header = answer.variables
+    rows = [[row[v].value if v in row else "" for v in header] for row in answer.rows]
+    widths = [max([len(h)] + [len(r[i]) for r in rows]) for i, h in enumerate(header)]
+    lines = ["  ".join(h.ljust(w) for h, w in zip(header, widths, strict=True))]
+    lines += ["  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)) for r in rows]
+    lines.append(f"({len(rows)} rows)")
+    return "\n".join(lines)
+
+
+@main.command()
 @click.option("--summary", is_flag=True, help="Print only the counts.")
 def collate(summary: bool) -> None:
     """Print the collation report: every real variant between the witnesses of 鄉射禮."""

@@ -1,0 +1,245 @@
+"""Canned queries: ``queries/*.rq``, one file each, with metadata in leading ``#+`` lines.
+
+    #+ title: 某角色所行 | Every act of a role, in order
+    #+ description: The events whose agent is the role, in the order of the rite.
+    #+ param: role role 主人 | the role (label in any language, or IRI)
+    #+ example: role=主人
+
+``title`` gives the zh-Hant and English titles separated by ``|``; each ``param`` line gives
+the parameter's name, type, default and description. Types: ``role``, ``object``, ``place``,
+``direction``, ``work``, ``kind`` (a kind of action), ``phase`` (index or label), ``passage``
+(an id such as ``jing/5.1.1``), ``text`` (a plain string), ``int``. A value is validated by its
+type and bound as an RDF term; a value that names no term is a 400, never a changed query.
+An unknown key or bad SPARQL raises :class:`QueryFileError` naming ``file.rq:LINE``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import cache
+from importlib import resources
+from pathlib import Path
+
+from rdflib import XSD, Literal, URIRef
+
+from yili_kg.loaders.errors import BadQueryParameter, QueryFileError, QueryNotFound
+
+KEYS = ("title", "description", "param", "example")
+TYPES = (
+    "role",
+    "object",
+    "place",
+    "direction",
+    "work",
+    "kind",
+    "phase",
+    "passage",
+    "text",
+    "int",
+    "rite",
+)
+CLASS_OF = {
+    "role": "https://w3id.org/yili/ontology#Role",
+    "object": "https://w3id.org/yili/ontology#RitualObject",
+    "place": "https://w3id.org/yili/ontology#Place",
+    "direction": "https://w3id.org/yili/ontology#Direction",
+    "work": "https://w3id.org/yili/ontology#Work",
+    "rite": "https://w3id.org/yili/ontology#Rite",
+}
+ID = "https://w3id.org/yili/id/"
+MAX_VALUE = 200  # characters: a longer parameter is refused
+
+
+@dataclass(frozen=True)
+class Param:
+    name: str
+    type: str
+    default: str
+    description: str
+
+
+@dataclass(frozen=True)
+class CannedQuery:
+    name: str
+    title: str
+    title_en: str
+    description: str
+    params: tuple[Param, ...]
+    example: str
+    sparql: str
+    path: str
+
+    def param(self, name: str) -> Param:
+        for p in self.params:
+            if p.name == name:
+                return p
+        raise BadQueryParameter(
+            f"{self.name} has no parameter {name!r} "
+            f"(it takes: {', '.join(p.name for p in self.params) or 'none'})"
+        )
+
+
+def parse_query_file(name: str, text: str, where: str = "") -> CannedQuery:
+    """A canned query from its file's text (strict: an unknown key is an error)."""
+    meta: dict[str, list[tuple[int, str]]] = {}
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.startswith("#+"):
+            if line.strip() and not line.startswith("#"):
+                break
+            continue
+        match = re.match(r"#\+\s*([a-z_]+)\s*:\s*(.*)$", line)
+        if not match or match.group(1) not in KEYS:
+            raise QueryFileError(
+                f"{where or name}.rq:{number}: unknown metadata line {line!r} "
+                f"(keys: {', '.join(KEYS)})"
+            )
+        meta.setdefault(match.group(1), []).append((number, match.group(2).strip()))
+    if "title" not in meta:
+        raise QueryFileError(f"{where or name}.rq:1: no '#+ title:' line")
+    title = meta["title"][0][1]
+    zh, _, en = title.partition("|")
+    params = []
+    for number, value in meta.get("param", []):
+        head, _, description = value.partition("|")
+        parts = head.split()
+        if len(parts) != 3 or parts[1] not in TYPES:
+            raise QueryFileError(
+                f"{where or name}.rq:{number}: param must be 'name type default "
+                f"| description' with a type among {', '.join(TYPES)}"
+            )
+        params.append(Param(parts[0], parts[1], parts[2], description.strip()))
+    return CannedQuery(
+        name=name,
+        title=zh.strip(),
+        title_en=en.strip(),
+        description=" ".join(v for _, v in meta.get("description", [])),
+        params=tuple(params),
+        example=(meta.get("example") or [(0, "")])[0][1],
+        sparql=text,
+        path=where or name,
+    )
+
+
+def queries_dir() -> Path:
+    return Path(str(resources.files("yili_kg.queries")))
+
+
+@cache
+def load_queries(folder: Path | None = None) -> dict[str, CannedQuery]:
+    """Every canned query, checked: metadata parsed and SPARQL prepared (rdflib's parser)."""
+    from rdflib.plugins.sparql import prepareQuery
+
+    folder = folder or queries_dir()
+    out = {}
+    for path in sorted(folder.glob("*.rq")):
+        query = parse_query_file(path.stem, path.read_text(encoding="utf-8"), str(path))
+        try:
+            prepareQuery(query.sparql)
+        except Exception as exc:  # pyparsing errors and rdflib's bare Exceptions
+            raise QueryFileError(f"{path}: SPARQL does not parse: {exc}") from exc
+        out[query.name] = query
+    return out
+
+
+def get_query(name: str) -> CannedQuery:
+    queries = load_queries()
+    if name not in queries:
+        raise QueryNotFound(f"no canned query {name!r}; see /queries for the list")
+    return queries[name]
+
+
+# ------------------------------------------------------------------------------ parameters
+
+
+@dataclass
+class Resolver:
+    """Turns parameter values into RDF terms, checking them against the dataset."""
+
+    store: object
+    cache: dict = field(default_factory=dict)
+
+    def term(self, param: Param, value: str):
+        if len(value) > MAX_VALUE:
+            raise BadQueryParameter(f"{param.name}: value longer than {MAX_VALUE} characters")
+        if any(ord(c) < 32 for c in value):
+            raise BadQueryParameter(f"{param.name}: control characters are not allowed")
+        key = (param.type, value)
+        if key not in self.cache:
+            self.cache[key] = self._resolve(param, value)
+        return self.cache[key]
+
+    def _resolve(self, param: Param, value: str):
+        kind = param.type
+        if kind == "text":
+            return Literal(value)
+        if kind == "int":
+            if not re.fullmatch(r"-?\d{1,9}", value):
+                raise BadQueryParameter(f"{param.name}: {value!r} is not an integer")
+            return Literal(int(value), datatype=XSD.integer)
+        if kind == "passage":
+            pid = value.removeprefix(ID)
+            if pid.startswith(("jing/", "ji/")):
+                pid = f"xiangshe/{pid}"
+            if not re.fullmatch(r"[a-z]+/(jing|ji)/\d+(\.\d+){0,2}", pid):
+                raise BadQueryParameter(
+                    f"{param.name}: {value!r} is not a passage id (e.g. jing/5.1.1)"
+                )
+            return self._must_exist(
+                param, URIRef(ID + pid), "https://w3id.org/yili/ontology#Passage"
+            )
+        if kind == "phase":
+            return self._phase(param, value)
+        if kind == "kind":
+            return self._labelled(param, value, None, kind_of_action=True)
+        return self._labelled(param, value, CLASS_OF[kind])
+
+    def _must_exist(self, param: Param, iri: URIRef, cls: str) -> URIRef:
+        answer = self.store.query("ASK { ?x a ?class }", {"x": iri, "class": URIRef(cls)})
+        if not answer.boolean:
+            raise BadQueryParameter(f"{param.name}: no {param.type} {str(iri)!r}")
+        return iri
+
+    def _phase(self, param: Param, value: str) -> URIRef:
+        if re.fullmatch(r"\d{1,2}", value):
+            return self._must_exist(
+                param,
+                URIRef(f"{ID}xiangshe/phase/{int(value):02d}"),
+                "https://w3id.org/yili/ontology#Phase",
+            )
+        return self._labelled(param, value, "https://w3id.org/yili/ontology#Phase")
+
+    def _labelled(self, param: Param, value: str, cls: str | None, kind_of_action=False):
+        if value.startswith(("http://", "https://")):
+            iri = URIRef(value)
+            if cls:
+                return self._must_exist(param, iri, cls)
+            return iri
+        sparql = (
+            "PREFIX rdfs: <http://www.w3.org/2000/01/rdf-schema#> "
+            "PREFIX skos: <http://www.w3.org/2004/02/skos/core#> "
+            "PREFIX yl: <https://w3id.org/yili/ontology#> "
+            "SELECT DISTINCT ?x WHERE { ?x rdfs:label|skos:altLabel ?label . "
+            "FILTER(STR(?label) = ?value || LCASE(STR(?label)) = LCASE(?value)) "
+            + ("?x rdfs:subClassOf* yl:Action . " if kind_of_action else "?x a ?class . ")
+            + "} ORDER BY ?x"
+        )
+        bindings = {"value": Literal(value)}
+        if not kind_of_action:
+            bindings["class"] = URIRef(cls)
+        answer = self.store.query(sparql, bindings)
+        if not answer.rows:
+            raise BadQueryParameter(f"{param.name}: no {param.type} labelled {value!r}")
+        return URIRef(answer.rows[0]["x"].value)
+
+
+def bindings_for(query: CannedQuery, values: dict[str, str], store) -> dict:
+    """Every parameter of the query bound to an RDF term (defaults where none is given)."""
+    unknown = set(values) - {p.name for p in query.params}
+    if unknown:
+        raise BadQueryParameter(
+            f"{query.name} has no parameter {', '.join(sorted(unknown))} "
+            f"(it takes: {', '.join(p.name for p in query.params) or 'none'})"
+        )
+    resolver = Resolver(store)
+    return {p.name: resolver.term(p, values.get(p.name, p.default)) for p in query.params}

@@ -1,0 +1,546 @@
+"""The stores behind the service: embedded Oxigraph (default), rdflib (reference), remote.
+
+All three answer :meth:`query` with a :class:`Answer`: the kind (``select``, ``ask``, ``graph``)
+and rows or triples as plain RDF terms, serialisable to the SPARQL result formats and the RDF
+syntaxes the endpoint negotiates. Parameters are bound as RDF terms — Oxigraph's
+substitutions, rdflib's ``initBindings``, a ``VALUES`` block for a remote endpoint — never
+pasted into the query text.
+
+rdflib's query parser is not thread-safe (rdflib #1282): it parses under a lock.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import re
+import threading
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from yili_kg.loaders.errors import BuildMissing, YiliError
+
+RESULT_TYPES = {
+    "json": "application/sparql-results+json",
+    "xml": "application/sparql-results+xml",
+    "csv": "text/csv",
+    "tsv": "text/tab-separated-values",
+}
+GRAPH_TYPES = {
+    "ttl": "text/turtle",
+    "nt": "application/n-triples",
+    "jsonld": "application/ld+json",
+    "xml": "application/rdf+xml",
+}
+
+
+class QueryError(YiliError):
+    """A query that does not parse, or that the store refuses (status 400)."""
+
+    status = 400
+
+
+@dataclass(frozen=True)
+class Term:
+    """An RDF term as the SPARQL JSON results describe it."""
+
+    type: str  # uri | literal | bnode | triple
+    value: str
+    lang: str | None = None
+    datatype: str | None = None
+
+    def n3(self) -> str:
+        if self.type == "uri":
+            return f"<{self.value}>"
+        if self.type == "bnode":
+            return f"_:{self.value}"
+        text = json.dumps(self.value, ensure_ascii=False)
+        if self.lang:
+            return f"{text}@{self.lang}"
+        if self.datatype and self.datatype != "http://www.w3.org/2001/XMLSchema#string":
+            return f"{text}^^<{self.datatype}>"
+        return text
+
+    def key(self) -> tuple:
+        """For comparing answers across stores: language tags are case-insensitive (BCP 47)."""
+        return (self.type, self.value, (self.lang or "").lower(), self.datatype or "")
+
+
+@dataclass
+class Answer:
+    kind: str  # select | ask | graph
+    variables: list[str] = field(default_factory=list)
+    rows: list[dict[str, Term]] = field(default_factory=list)
+    boolean: bool | None = None
+    triples: list[tuple[Term, Term, Term]] = field(default_factory=list)
+    truncated: bool = False
+
+    def normalised(self) -> object:
+        """A store-independent form, for comparing two stores' answers."""
+        if self.kind == "ask":
+            return self.boolean
+        if self.kind == "graph":
+            return sorted(tuple(t.key() for t in triple) for triple in self.triples)
+        return sorted(
+            tuple(r[v].key() if v in r else ("",) for v in self.variables) for r in self.rows
+        )
+
+    # -- serialisation -------------------------------------------------------------------
+    def to_json(self) -> dict:
+        if self.kind == "ask":
+            return {"head": {}, "boolean": bool(self.boolean)}
+        bindings = []
+        for row in self.rows:
+            out = {}
+            for var, term in row.items():
+                cell = {"type": term.type, "value": term.value}
+                if term.lang:
+                    cell["xml:lang"] = term.lang
+                if term.datatype:
+                    cell["datatype"] = term.datatype
+                out[var] = cell
+            bindings.append(out)
+        return {"head": {"vars": self.variables}, "results": {"bindings": bindings}}
+
+    def serialise(self, fmt: str) -> bytes:
+        """SPARQL results in ``json``, ``xml``, ``csv`` or ``tsv`` (SELECT and ASK)."""
+        if fmt == "json":
+            return json.dumps(self.to_json(), ensure_ascii=False).encode()
+        if fmt == "xml":
+            return _results_xml(self).encode()
+        if fmt in ("csv", "tsv"):
+            return _results_table(self, fmt).encode()
+        raise QueryError(f"unknown result format {fmt!r}")
+
+    def serialise_graph(self, fmt: str) -> bytes:
+        """CONSTRUCT/DESCRIBE results in ``ttl``, ``nt``, ``jsonld`` or ``xml``."""
+        from rdflib import Graph
+
+        graph = Graph()
+        for triple in self.triples:
+            graph.add(tuple(_to_rdflib(t) for t in triple))
+        rdflib_format = {"ttl": "turtle", "nt": "nt", "jsonld": "json-ld", "xml": "xml"}[fmt]
+        return graph.serialize(format=rdflib_format, encoding="utf-8")
+
+
+def _results_xml(answer: Answer) -> str:
+    from xml.sax.saxutils import escape, quoteattr
+
+    out = ['<?xml version="1.0"?>', '<sparql xmlns="http://www.w3.org/2005/sparql-results#">']
+    if answer.kind == "ask":
+        out.append("<head/>")
+        out.append(f"<boolean>{'true' if answer.boolean else 'false'}</boolean></sparql>")
+        return "\n".join(out)
+    out.append(
+        "<head>"
+        + "".join(f"<variable name={quoteattr(v)}/>" for v in answer.variables)
+        + "</head><results>"
+    )
+    for row in answer.rows:
+        out.append("<result>")
+        for var, term in row.items():
+            if term.type == "uri":
+                body = f"<uri>{escape(term.value)}</uri>"
+            elif term.type == "bnode":
+                body = f"<bnode>{escape(term.value)}</bnode>"
+            else:
+                attrs = f" xml:lang={quoteattr(term.lang)}" if term.lang else ""
+                if term.datatype:
+                    attrs += f" datatype={quoteattr(term.datatype)}"
+                body = f"<literal{attrs}>{escape(term.value)}</literal>"
+            out.append(f"<binding name={quoteattr(var)}>{body}</binding>")
+        out.append("</result>")
+    out.append("</results></sparql>")
+    return "\n".join(out)
+
+
+def _results_table(answer: Answer, fmt: str) -> str:
+    buffer = io.StringIO()
+    if answer.kind == "ask":
+        return (
+            ("_askResult\r\n" if fmt == "csv" else "?_askResult\n")
+            + ("true" if answer.boolean else "false")
+            + ("\r\n" if fmt == "csv" else "\n")
+        )
+    if fmt == "csv":  # SPARQL 1.1 CSV: plain values
+        writer = csv.writer(buffer, lineterminator="\r\n")
+        writer.writerow(answer.variables)
+        for row in answer.rows:
+            writer.writerow([row[v].value if v in row else "" for v in answer.variables])
+        return buffer.getvalue()
+    lines = ["\t".join(f"?{v}" for v in answer.variables)]  # TSV: terms in N-Triples syntax
+    for row in answer.rows:
+        lines.append(
+            "\t".join(
+                row[v].n3().replace("\t", "\\t") if v in row else "" for v in answer.variables
+            )
+        )
+    return "\n".join(lines) + "\n"
+
+
+# ----------------------------------------------------------------------------- conversions
+
+
+def _from_oxigraph(term) -> Term:
+    import pyoxigraph as ox
+
+    if isinstance(term, ox.NamedNode):
+        return Term("uri", term.value)
+    if isinstance(term, ox.BlankNode):
+        return Term("bnode", term.value)
+    if isinstance(term, ox.Literal):
+        datatype = term.datatype.value if term.datatype else None
+        if term.language:
+            return Term("literal", term.value, lang=term.language)
+        if datatype == "http://www.w3.org/2001/XMLSchema#string":
+            datatype = None
+        return Term("literal", term.value, datatype=datatype)
+    return Term("triple", str(term))
+
+
+def _to_oxigraph(term):
+    import pyoxigraph as ox
+    from rdflib import BNode, Literal, URIRef
+
+    if isinstance(term, URIRef):
+        return ox.NamedNode(str(term))
+    if isinstance(term, BNode):
+        return ox.BlankNode(str(term))
+    if isinstance(term, Literal):
+        if term.language:
+            return ox.Literal(str(term), language=term.language)
+        if term.datatype:
+            return ox.Literal(str(term), datatype=ox.NamedNode(str(term.datatype)))
+        return ox.Literal(str(term))
+    raise QueryError(f"cannot bind {term!r}")
+
+
+def _from_rdflib(term) -> Term:
+    from rdflib import BNode, Literal, URIRef
+
+    if isinstance(term, URIRef):
+        return Term("uri", str(term))
+    if isinstance(term, BNode):
+        return Term("bnode", str(term))
+    if isinstance(term, Literal):
+        if term.language:
+            return Term("literal", str(term), lang=term.language)
+        datatype = str(term.datatype) if term.datatype else None
+        if datatype == "http://www.w3.org/2001/XMLSchema#string":
+            datatype = None
+        return Term("literal", str(term), datatype=datatype)
+    return Term("literal", str(term))
+
+
+def _to_rdflib(term: Term):
+    from rdflib import BNode, Literal, URIRef
+
+    if term.type == "uri":
+        return URIRef(term.value)
+    if term.type == "bnode":
+        return BNode(term.value)
+    datatype = URIRef(term.datatype) if term.datatype else None
+    return Literal(term.value, lang=term.lang, datatype=datatype)
+
+
+# ----------------------------------------------------------------------------- bindings
+
+
+def bind_values(sparql: str, bindings: dict | None) -> str:
+    """The query with its parameters bound by a ``VALUES`` block in its WHERE group.
+
+    The values are RDF terms written in their N-Triples form (``term.n3()``, which escapes
+    them), so a parameter can never change the query's shape. The block closes the group:
+    a VALUES block joins with the whole group wherever it stands, and Oxigraph plans the
+    group far better with it last (a block first made one query 200 times slower).
+
+    >>> from rdflib import Literal
+    >>> print(bind_values("SELECT ?t WHERE { ?p ?q ?t }", {"t": Literal('x" } DROP', lang="en")}))
+    SELECT ?t WHERE { ?p ?q ?t VALUES (?t) { ("x\\" } DROP"@en) } }
+    """
+    if not bindings:
+        return sparql
+    names = sorted(bindings)
+    block = (
+        "VALUES ("
+        + " ".join(f"?{n}" for n in names)
+        + ") { ("
+        + " ".join(bindings[n].n3() for n in names)
+        + ") }"
+    )
+    opening, closing = _where_group(sparql)
+    if closing < 0:
+        raise QueryError("the query has no WHERE group to bind its parameters in")
+    body = sparql[:closing].rstrip()
+    return f"{body} {block} {sparql[closing:]}"
+
+
+def _where_group(sparql: str) -> tuple[int, int]:
+    """Offsets of the braces that open and close the query's WHERE group.
+
+    Comments, string literals and IRIs are skipped, so a brace inside them does not count.
+    """
+    i, n = 0, len(sparql)
+    seen_form = False
+    depth, opening = 0, -1
+    while i < n:
+        char = sparql[i]
+        if char == "#":
+            i = sparql.find("\n", i)
+            i = n if i < 0 else i
+            continue
+        if char in "\"'":
+            quote = char * 3 if sparql.startswith(char * 3, i) else char
+            end = sparql.find(quote, i + len(quote))
+            while end > 0 and sparql[end - 1] == "\\":
+                end = sparql.find(quote, end + 1)
+            i = n if end < 0 else end + len(quote)
+            continue
+        if char == "<" and re.match(r"<[^\s<>\"{}|^`]*>", sparql[i:]):
+            i = sparql.index(">", i) + 1
+            continue
+        word = re.match(r"[A-Za-z]+", sparql[i:])
+        if word:
+            if word.group(0).upper() in ("SELECT", "ASK", "CONSTRUCT", "DESCRIBE"):
+                seen_form = True
+            i += len(word.group(0))
+            continue
+        if char == "{" and seen_form:
+            if depth == 0 and opening < 0:
+                opening = i
+            depth += 1
+        elif char == "}" and opening >= 0:
+            depth -= 1
+            if depth == 0:
+                return opening, i
+        i += 1
+    return opening, -1
+
+
+# ----------------------------------------------------------------------------- stores
+
+
+class OxigraphStore:
+    """Embedded Oxigraph: the build's persisted store opened read-only, or the N-Quads loaded."""
+
+    name = "oxigraph"
+
+    def __init__(self, store, path: Path | None = None):
+        self.store = store
+        self.path = path
+
+    @classmethod
+    def open(cls, build_dir: Path) -> OxigraphStore:
+        import pyoxigraph as ox
+
+        from yili_kg.loaders.build import check_dataset, read_manifest
+
+        dataset = check_dataset(build_dir)
+        manifest = read_manifest(build_dir) or {}
+        persisted = build_dir / "oxigraph"
+        if (
+            persisted.exists()
+            and (persisted / "BUILD").exists()
+            and ((persisted / "BUILD").read_text() == manifest["dataset"]["sha256"])
+        ):
+            try:
+                return cls(ox.Store.read_only(str(persisted)), dataset)
+            except OSError:
+                pass  # fall back to loading the dataset file
+        store = ox.Store()
+        store.bulk_load(path=str(dataset), format=ox.RdfFormat.N_QUADS)
+        return cls(store, dataset)
+
+    def query(self, sparql: str, bindings: dict | None = None, limit: int | None = None) -> Answer:
+        import pyoxigraph as ox
+
+        try:
+            result = self.store.query(
+                bind_values(sparql, bindings), use_default_graph_as_union=True
+            )
+        except SyntaxError as exc:
+            raise QueryError(f"SPARQL syntax error: {exc}") from exc
+        except OSError as exc:
+            raise QueryError(f"query failed: {exc}") from exc
+        if isinstance(result, ox.QueryBoolean):
+            return Answer("ask", boolean=bool(result))
+        if isinstance(result, ox.QuerySolutions):
+            variables = [v.value for v in result.variables]
+            rows = []
+            truncated = False
+            for solution in result:
+                if limit is not None and len(rows) >= limit:
+                    truncated = True
+                    break
+                rows.append(
+                    {v: _from_oxigraph(solution[v]) for v in variables if solution[v] is not None}
+                )
+            return Answer("select", variables, rows, truncated=truncated)
+        triples = []
+        for triple in result:
+            if limit is not None and len(triples) >= limit:
+                return Answer("graph", triples=triples, truncated=True)
+            triples.append(
+                (
+                    _from_oxigraph(triple.subject),
+                    _from_oxigraph(triple.predicate),
+                    _from_oxigraph(triple.object),
+                )
+            )
+        return Answer("graph", triples=triples)
+
+
+class RdflibStore:
+    """rdflib's memory store, the reference: slower, but the one the build itself uses."""
+
+    name = "rdflib"
+    _parse_lock = threading.Lock()
+
+    def __init__(self, dataset):
+        self.dataset = dataset
+        self._prepared: dict[str, object] = {}
+
+    @classmethod
+    def open(cls, build_dir: Path) -> RdflibStore:
+        from yili_kg.loaders.build import check_dataset
+        from yili_kg.service.export import load_dataset
+
+        return cls(load_dataset(check_dataset(build_dir)))
+
+    def prepare(self, sparql: str):
+        from rdflib.plugins.sparql import prepareQuery
+
+        if sparql not in self._prepared:
+            with self._parse_lock:
+                try:
+                    prepared = prepareQuery(sparql)
+                except Exception as exc:  # pyparsing ParseException, bare Exceptions
+                    raise QueryError(f"SPARQL syntax error: {exc}") from exc
+            walk_bgps(prepared.algebra, {}, set())
+            self._prepared[sparql] = prepared
+        return self._prepared[sparql]
+
+    def bound(self, sparql: str, bindings: dict):
+        """The prepared query with its parameters put into its triple patterns, reordered.
+
+        rdflib orders a pattern's triples once, when it prepares the query, not knowing which
+        variables ``initBindings`` will bind; a bound parameter then filters late, after
+        every other triple has been joined (one query took minutes). Putting the RDF terms in
+        the patterns of the algebra lets rdflib's own reordering start from them.
+        """
+        from rdflib import Variable
+        from rdflib.plugins.sparql import prepareQuery
+
+        key = (sparql, tuple(sorted((k, v.n3()) for k, v in bindings.items())))
+        if key in self._prepared:
+            return self._prepared[key]
+        self.prepare(sparql)  # a syntax error is reported once, as a QueryError
+        with self._parse_lock:
+            bound = prepareQuery(sparql)  # a fresh algebra of our own to change in place
+        terms = {Variable(k): v for k, v in bindings.items()}
+        walk_bgps(bound.algebra, terms, set())
+        self._prepared[key] = bound
+        return bound
+
+    def query(self, sparql: str, bindings: dict | None = None, limit: int | None = None) -> Answer:
+        prepared = self.bound(sparql, bindings) if bindings else self.prepare(sparql)
+        result = self.dataset.query(prepared, initBindings=bindings or {})
+        if result.type == "ASK":
+            return Answer("ask", boolean=bool(result.askAnswer))
+        if result.type == "SELECT":
+            variables = [str(v) for v in result.vars]
+            rows, truncated = [], False
+            for row in result:
+                if limit is not None and len(rows) >= limit:
+                    truncated = True
+                    break
+                rows.append(
+                    {v: _from_rdflib(row[i]) for i, v in enumerate(variables) if row[i] is not None}
+                )
+            return Answer("select", variables, rows, truncated=truncated)
+        triples = [tuple(_from_rdflib(t) for t in triple) for triple in result]
+        if limit is not None and len(triples) > limit:
+            return Answer("graph", triples=triples[:limit], truncated=True)
+        return Answer("graph", triples=triples)
+
+
+def walk_bgps(node, terms: dict, known: set) -> None:
+    """Put bound parameters into the triple patterns and order each pattern for rdflib.
+
+    rdflib orders a basic graph pattern once, statically: it does not know the variables a
+    parameter binds, nor those the left side of an OPTIONAL has bound when the right side
+    runs, so it may start a pattern from its least selective triple. Here each pattern is
+    ordered greedily, most bound positions first, counting as bound the constants, the
+    parameters and the variables bound before it.
+    """
+    from rdflib import Variable
+    from rdflib.plugins.sparql.parserutils import CompValue
+
+    if isinstance(node, list):
+        for item in node:
+            walk_bgps(item, terms, known)
+        return
+    if not isinstance(node, CompValue):
+        return
+    if node.name == "BGP":
+        triples = [tuple(terms.get(t, t) for t in triple) for triple in node.triples]
+        ordered, bound = [], set(known)
+        while triples:
+
+            def cost(i, bound=bound):
+                triple = triples[i]
+                unbound = sum(1 for t in triple if isinstance(t, Variable) and t not in bound)
+                joined = sum(1 for t in triple if isinstance(t, Variable) and t in bound)
+                # an individual (…/id/…) narrows more than a class or a property does
+                individual = sum(
+                    1
+                    for t in (triple[0], triple[2])
+                    if not isinstance(t, Variable) and "/id/" in str(t)
+                )
+                return (unbound, -individual, -joined, i)
+
+            best = min(range(len(triples)), key=cost)
+            triple = triples.pop(best)
+            ordered.append(triple)
+            bound |= {t for t in triple if isinstance(t, Variable)}
+        node["triples"] = ordered
+        return
+    if node.name == "Join" and _monotone(node.p2):
+        # rdflib evaluates a join of two parts apart and then matches them, unless the join
+        # is "lazy" (the left part's bindings pushed into the right); it only marks joins
+        # lazy when nothing below is a join. A right part without filters or optionals
+        # gives the same answers either way, and lazily it never builds a cross product.
+        node["lazy"] = True
+    if node.name in ("LeftJoin", "Join", "Minus") and "p1" in node and "p2" in node:
+        walk_bgps(node.p1, terms, known)
+        left = set(getattr(node.p1, "_vars", set()) or set())
+        walk_bgps(node.p2, terms, known | left)
+        for key, value in node.items():
+            if key not in ("p1", "p2"):
+                walk_bgps(value, terms, known)
+        return
+    for value in node.values():
+        walk_bgps(value, terms, known)
+
+
+def _monotone(node) -> bool:
+    """A pattern made only of triple patterns, VALUES, unions and joins of those."""
+    from rdflib.plugins.sparql.parserutils import CompValue
+
+    if not isinstance(node, CompValue):
+        return False
+    if node.name in ("BGP", "ToMultiSet", "values"):
+        return True
+    if node.name in ("Union", "Join"):
+        return _monotone(node.p1) and _monotone(node.p2)
+    return False
+
+
+def open_store(build_dir: Path, kind: str = "oxigraph"):
+    """The built dataset in the chosen store (``oxigraph`` or ``rdflib``)."""
+    if kind == "oxigraph":
+        return OxigraphStore.open(build_dir)
+    if kind == "rdflib":
+        return RdflibStore.open(build_dir)
+    raise BuildMissing(f"unknown store {kind!r}: choose oxigraph or rdflib")
