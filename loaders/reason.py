@@ -161,7 +161,7 @@ def is_noise(triple) -> bool:
         return True
     if s == OWL.Nothing:
         return True
-    return s.startswith(BUILTIN)
+    return str.startswith(s, BUILTIN)  # URIRef.startswith does not take a tuple
 
 
 def tbox_entailments(ontology: Graph) -> Graph:

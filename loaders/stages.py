@@ -31,12 +31,6 @@ def ontology_stage(_inputs: dict) -> Graph:
     return load_ontology()
 
 
-STAGES = [
-    Stage("ontology", "ontology", (), lambda: files_digest(ontology_files()), ontology_stage),
-    Stage("text", "asserted", (), lambda: files_digest(corpus_files()), text_stage),
-]
-
-
 def events_stage(_inputs: dict) -> Graph:
     """Reviewed annotation layer (automatic reading where unreviewed) → RDF events."""
     from yili_kg.loaders.events import events_graph
@@ -51,17 +45,6 @@ def events_stage(_inputs: dict) -> Graph:
     return events_graph(records, phases, lexicon)
 
 
-STAGES.append(
-    Stage(
-        "events",
-        "asserted",
-        (),
-        lambda: files_digest(corpus_files() + ontology_files()),
-        events_stage,
-    )
-)
-
-
 def tbox_stage(inputs: dict) -> Graph:
     """owlrl's closure of the ontology's axioms (kept apart: it changes only with the ontology)."""
     from yili_kg.loaders.reason import tbox_entailments
@@ -74,20 +57,55 @@ def inferred_stage(inputs: dict) -> Graph:
     from yili_kg.loaders.reason import materialize
 
     asserted = Graph()
-    for name in ("text", "events"):
+    for name in ("text", "events", "glosses"):
         asserted.addN((*t, asserted) for t in inputs[name])
     return materialize(asserted, inputs["ontology"], inputs["tbox"])
 
 
-STAGES.extend(
-    [
-        Stage("tbox", "inferred", ("ontology",), lambda: "", tbox_stage),
-        Stage(
-            "inferred",
-            "inferred",
-            ("ontology", "tbox", "text", "events"),
-            lambda: "",
-            inferred_stage,
-        ),
-    ]
-)
+def glosses_stage(_inputs: dict) -> Graph:
+    """鄭玄's glosses of the ontology's terms (主人，州長也), each with its note as source."""
+    from rdflib import RDF, Literal, URIRef
+
+    from yili_kg.loaders import iris
+    from yili_kg.loaders.definitions import glosses_of
+    from yili_kg.loaders.iris import YL
+    from yili_kg.loaders.lexicon import default_lexicon
+    from yili_kg.loaders.textlayer import build_text_layer
+
+    layer = build_text_layer()
+    lexicon = default_lexicon()
+    graph = Graph()
+    for note in layer.notes:
+        if note.kind != "注":
+            continue
+        source = iris.commentary(layer.rite, note.segment, note.kind, note.ordinal)
+        for number, gloss in enumerate(glosses_of(note.text, lexicon), start=1):
+            node = URIRef(f"{source}/gloss/{number}")
+            term = lexicon.iri[gloss.category][gloss.label]
+            graph.add((node, RDF.type, YL.Definition))
+            graph.add((node, YL.defines, term))
+            graph.add((node, YL.text, Literal(gloss.gloss, lang="lzh")))
+            graph.add((node, YL.definedIn, source))
+            graph.add((term, YL.definition, node))
+    return graph
+
+
+def _corpus_and_ontology() -> str:
+    return files_digest(corpus_files() + ontology_files())
+
+
+#: The pipeline, in order: (name, named graph, stages it reads, its own inputs, function).
+STAGES = [
+    Stage("ontology", "ontology", (), lambda: files_digest(ontology_files()), ontology_stage),
+    Stage("text", "asserted", (), lambda: files_digest(corpus_files()), text_stage),
+    Stage("events", "asserted", (), _corpus_and_ontology, events_stage),
+    Stage("glosses", "asserted", (), _corpus_and_ontology, glosses_stage),
+    Stage("tbox", "inferred", ("ontology",), lambda: "", tbox_stage),
+    Stage(
+        "inferred",
+        "inferred",
+        ("ontology", "tbox", "text", "events", "glosses"),
+        lambda: "",
+        inferred_stage,
+    ),
+]

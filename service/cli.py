@@ -174,6 +174,21 @@ def render_table(answer) -> str:
 
 
 @main.command()
+@BUILD_DIR
+def check(build_dir: str | None) -> None:
+    """Check the built dataset: SHACL shapes, QC queries, review coverage, collation.
+
+    Exits with status 1 if there is any violation, listing each.
+    """
+    from yili_kg.service.check import run_check
+
+    report = run_check(_build_dir(build_dir))
+    click.echo(report.render())
+    if not report.ok:
+        sys.exit(1)
+
+
+@main.command()
 @click.option("--summary", is_flag=True, help="Print only the counts.")
 def collate(summary: bool) -> None:
     """Print the collation report: every real variant between the witnesses of 鄉射禮."""

@@ -17,10 +17,26 @@ def build_dir(tmp_path_factory):
 
 @pytest.fixture(scope="session")
 def dataset(build_dir):
-    """The built dataset in an rdflib Dataset (the reference store)."""
+    """The built dataset in an rdflib Dataset."""
     from yili_kg.service.export import load_dataset
 
     return load_dataset(build_dir / "yili_kg.nq")
+
+
+@pytest.fixture(scope="session")
+def store(build_dir):
+    """The built dataset in the embedded Oxigraph store (the service's default)."""
+    from yili_kg.service.store import open_store
+
+    return open_store(build_dir, "oxigraph")
+
+
+@pytest.fixture(scope="session")
+def reference_store(build_dir):
+    """The built dataset in rdflib's store (the reference)."""
+    from yili_kg.service.store import open_store
+
+    return open_store(build_dir, "rdflib")
 
 
 @pytest.fixture(scope="session")
@@ -28,3 +44,23 @@ def text_layer():
     from yili_kg.loaders.textlayer import build_text_layer
 
     return build_text_layer()
+
+
+PREFIXES = """PREFIX yl: <https://w3id.org/yili/ontology#>
+PREFIX rdfs: <http://www.w3.org/2000/01/rdf-schema#>
+PREFIX skos: <http://www.w3.org/2004/02/skos/core#>
+PREFIX role: <https://w3id.org/yili/id/role/>
+PREFIX object: <https://w3id.org/yili/id/object/>
+PREFIX place: <https://w3id.org/yili/id/place/>
+PREFIX direction: <https://w3id.org/yili/id/direction/>
+"""
+
+
+@pytest.fixture(scope="session")
+def ask(store):
+    """Run a SPARQL query (with the project's prefixes) on the embedded store."""
+
+    def run(sparql: str, **bindings):
+        return store.query(PREFIXES + sparql, bindings or None)
+
+    return run
