@@ -199,8 +199,9 @@ def run_build(build_dir: Path | None = None, progress=None, force: bool = False)
     if not force and manifest and manifest.get("keys") == keys:
         try:
             check_dataset(build_dir)
-            if not (build_dir / "oxigraph" / "BUILD").exists():
-                raise ChecksumError(build_dir / "oxigraph", "the persisted store is missing")
+            for needed in ("oxigraph/BUILD", "ontology.html"):
+                if not (build_dir / needed).exists():
+                    raise ChecksumError(build_dir / needed, "missing: the build is incomplete")
             report.up_to_date = True
             report.counts = manifest.get("counts", {})
             report.stages = {n: {"ran": False} for n in keys}
@@ -246,9 +247,11 @@ def run_build(build_dir: Path | None = None, progress=None, force: bool = False)
     from yili_kg.loaders import dataset
 
     counts = dataset.write_dataset(build_dir / DATASET_NAME, stage_dir, stages)
-    dataset.persist_oxigraph(
-        build_dir, build_dir / DATASET_NAME, sha256_of(build_dir / DATASET_NAME)
-    )
+    dataset_file = build_dir / DATASET_NAME
+    dataset.persist_oxigraph(build_dir, dataset_file, sha256_of(dataset_file))
+    from yili_kg.loaders.docs import write_documentation
+
+    write_documentation(_load(graphs, "ontology"), build_dir / "ontology.html")
     report.counts = counts
     report.stages["dataset"] = {"ran": True, "seconds": round(time.perf_counter() - t0, 3)}
     report.seconds = time.perf_counter() - started

@@ -67,6 +67,82 @@ def build(build_dir: str | None, force: bool) -> None:
 
 @main.command()
 @BUILD_DIR
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
+@click.option("--port", default=5000, show_default=True, type=int)
+@click.option(
+    "--store",
+    type=click.Choice(["oxigraph", "rdflib"]),
+    default="oxigraph",
+    show_default=True,
+    help="Store behind the endpoint (rdflib is the reference).",
+)
+@click.option(
+    "--threads",
+    default=8,
+    show_default=True,
+    type=int,
+    help="Web server threads (requests handled at once).",
+)
+@click.option(
+    "--workers",
+    default=2,
+    show_default=True,
+    type=int,
+    help="Query worker processes for /sparql (queries run at once).",
+)
+@click.option(
+    "--query-timeout",
+    default=10.0,
+    show_default=True,
+    type=float,
+    help="Seconds a /sparql query may run before it is stopped.",
+)
+@click.option(
+    "--max-rows",
+    default=10000,
+    show_default=True,
+    type=int,
+    help="Rows (or triples) an answer may hold; more are cut off.",
+)
+@click.option("--no-build", is_flag=True, help="Serve the build as it is; do not rebuild.")
+def serve(build_dir, host, port, store, threads, workers, query_timeout, max_rows, no_build):
+    """Build the graph if its inputs changed, then serve it: SPARQL endpoint, pages, downloads."""
+    import waitress
+
+    from yili_kg.loaders.build import run_build
+    from yili_kg.service.app import create_app
+
+    path = _build_dir(build_dir)
+    if not no_build:
+        run_build(path)
+    app = create_app(
+        {
+            "BUILD_DIR": str(path),
+            "STORE": store,
+            "WORKERS": workers,
+            "QUERY_TIMEOUT": query_timeout,
+            "MAX_ROWS": max_rows,
+        }
+    )
+    click.echo(
+        f"yili-kg: serving {path} at http://{host}:{port}/ (SPARQL at /sparql; Ctrl-C stops)",
+        err=True,
+    )
+    try:
+        waitress.serve(
+            app,
+            host=host,
+            port=port,
+            threads=threads,
+            max_request_body_size=app.config["MAX_CONTENT_LENGTH"],
+            ident="yili-kg",
+        )
+    finally:
+        app.extensions["yili"].pool.close()
+
+
+@main.command()
+@BUILD_DIR
 @click.option(
     "--format",
     "fmt",
@@ -90,9 +166,9 @@ def build(build_dir: str | None, force: bool) -> None:
 def export(build_dir: str | None, fmt: str, graph: str, output: str | None) -> None:
     """Write the built RDF in a standard format (with its VoID/DCAT description)."""
     from yili_kg.loaders.build import atomic_write, check_dataset
-    from yili_kg.service.export import load_dataset, serialise
+    from yili_kg.service.export import export as export_dataset
 
-    data = serialise(load_dataset(check_dataset(_build_dir(build_dir))), fmt, graph)
+    data = export_dataset(check_dataset(_build_dir(build_dir)), fmt, graph)
     if output:
         atomic_write(Path(output), lambda h: h.write(data), binary=True)
     else:
@@ -140,7 +216,9 @@ def query(
         values[key] = value
     if name.endswith(".rq"):
         path = Path(name)
-        canned = parse_query_file(path.stem, path.read_text(encoding="utf-8"), str(path))
+        canned = parse_query_file(
+            path.stem, path.read_text(encoding="utf-8"), str(path), require_title=False
+        )
     else:
         canned = get_query(name)
     if endpoint:

@@ -15,6 +15,7 @@ An unknown key or bad SPARQL raises :class:`QueryFileError` naming ``file.rq:LIN
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass, field
 from functools import cache
@@ -80,8 +81,14 @@ class CannedQuery:
         )
 
 
-def parse_query_file(name: str, text: str, where: str = "") -> CannedQuery:
-    """A canned query from its file's text (strict: an unknown key is an error)."""
+def parse_query_file(
+    name: str, text: str, where: str = "", require_title: bool = True
+) -> CannedQuery:
+    """A canned query from its file's text (strict: an unknown key is an error).
+
+    A user's own query file (``yili-kg query my.rq``) may leave out the title.
+    """
+    where = where or f"{name}.rq"
     meta: dict[str, list[tuple[int, str]]] = {}
     for number, line in enumerate(text.splitlines(), start=1):
         if not line.startswith("#+"):
@@ -91,13 +98,12 @@ def parse_query_file(name: str, text: str, where: str = "") -> CannedQuery:
         match = re.match(r"#\+\s*([a-z_]+)\s*:\s*(.*)$", line)
         if not match or match.group(1) not in KEYS:
             raise QueryFileError(
-                f"{where or name}.rq:{number}: unknown metadata line {line!r} "
-                f"(keys: {', '.join(KEYS)})"
+                f"{where}:{number}: unknown metadata line {line!r} (keys: {', '.join(KEYS)})"
             )
         meta.setdefault(match.group(1), []).append((number, match.group(2).strip()))
-    if "title" not in meta:
-        raise QueryFileError(f"{where or name}.rq:1: no '#+ title:' line")
-    title = meta["title"][0][1]
+    if "title" not in meta and require_title:
+        raise QueryFileError(f"{where}:1: no '#+ title:' line")
+    title = meta["title"][0][1] if "title" in meta else name
     zh, _, en = title.partition("|")
     params = []
     for number, value in meta.get("param", []):
@@ -105,7 +111,7 @@ def parse_query_file(name: str, text: str, where: str = "") -> CannedQuery:
         parts = head.split()
         if len(parts) != 3 or parts[1] not in TYPES:
             raise QueryFileError(
-                f"{where or name}.rq:{number}: param must be 'name type default "
+                f"{where}:{number}: param must be 'name type default "
                 f"| description' with a type among {', '.join(TYPES)}"
             )
         params.append(Param(parts[0], parts[1], parts[2], description.strip()))
@@ -117,8 +123,14 @@ def parse_query_file(name: str, text: str, where: str = "") -> CannedQuery:
         params=tuple(params),
         example=(meta.get("example") or [(0, "")])[0][1],
         sparql=text,
-        path=where or name,
+        path=where,
     )
+
+
+@functools.cache
+def service_query(name: str) -> str:
+    """The text of one of the service's own queries (``service/rq/NAME.rq``)."""
+    return resources.files("yili_kg.service").joinpath("rq", f"{name}.rq").read_text("utf-8")
 
 
 def queries_dir() -> Path:
@@ -195,7 +207,7 @@ class Resolver:
         return self._labelled(param, value, CLASS_OF[kind])
 
     def _must_exist(self, param: Param, iri: URIRef, cls: str) -> URIRef:
-        answer = self.store.query("ASK { ?x a ?class }", {"x": iri, "class": URIRef(cls)})
+        answer = self.store.query(service_query("exists"), {"x": iri, "class": URIRef(cls)})
         if not answer.boolean:
             raise BadQueryParameter(f"{param.name}: no {param.type} {str(iri)!r}")
         return iri
@@ -215,15 +227,7 @@ class Resolver:
             if cls:
                 return self._must_exist(param, iri, cls)
             return iri
-        sparql = (
-            "PREFIX rdfs: <http://www.w3.org/2000/01/rdf-schema#> "
-            "PREFIX skos: <http://www.w3.org/2004/02/skos/core#> "
-            "PREFIX yl: <https://w3id.org/yili/ontology#> "
-            "SELECT DISTINCT ?x WHERE { ?x rdfs:label|skos:altLabel ?label . "
-            "FILTER(STR(?label) = ?value || LCASE(STR(?label)) = LCASE(?value)) "
-            + ("?x rdfs:subClassOf* yl:Action . " if kind_of_action else "?x a ?class . ")
-            + "} ORDER BY ?x"
-        )
+        sparql = service_query("action-by-label" if kind_of_action else "by-label")
         bindings = {"value": Literal(value)}
         if not kind_of_action:
             bindings["class"] = URIRef(cls)

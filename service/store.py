@@ -258,6 +258,9 @@ def bind_values(sparql: str, bindings: dict | None) -> str:
     >>> from rdflib import Literal
     >>> print(bind_values("SELECT ?t WHERE { ?p ?q ?t }", {"t": Literal('x" } DROP', lang="en")}))
     SELECT ?t WHERE { ?p ?q ?t VALUES (?t) { ("x\\" } DROP"@en) } }
+    >>> print(bind_values("SELECT ?t { ?p ?q ?t  # a comment\\n}", {"t": Literal(1)}))
+    SELECT ?t { ?p ?q ?t  # a comment
+      VALUES (?t) { ("1"^^<http://www.w3.org/2001/XMLSchema#integer>) } }
     """
     if not bindings:
         return sparql
@@ -273,7 +276,9 @@ def bind_values(sparql: str, bindings: dict | None) -> str:
     if closing < 0:
         raise QueryError("the query has no WHERE group to bind its parameters in")
     body = sparql[:closing].rstrip()
-    return f"{body} {block} {sparql[closing:]}"
+    # a new line when the group's last line may end in a comment, which would swallow it
+    gap = "\n  " if "#" in body[body.rfind("\n") + 1 :] else " "
+    return f"{body}{gap}{block} {sparql[closing:]}"
 
 
 def _where_group(sparql: str) -> tuple[int, int]:
@@ -352,13 +357,26 @@ class OxigraphStore:
         store.bulk_load(path=str(dataset), format=ox.RdfFormat.N_QUADS)
         return cls(store, dataset)
 
-    def query(self, sparql: str, bindings: dict | None = None, limit: int | None = None) -> Answer:
+    def graphs(self) -> list[str]:
+        return sorted(g.value for g in self.store.named_graphs())
+
+    def query(
+        self,
+        sparql: str,
+        bindings: dict | None = None,
+        limit: int | None = None,
+        default_graphs=(),
+        named_graphs=(),
+    ) -> Answer:
         import pyoxigraph as ox
 
+        options: dict = {"use_default_graph_as_union": not default_graphs}
+        if default_graphs:
+            options["default_graph"] = [ox.NamedNode(g) for g in default_graphs]
+        if named_graphs:
+            options["named_graphs"] = [ox.NamedNode(g) for g in named_graphs]
         try:
-            result = self.store.query(
-                bind_values(sparql, bindings), use_default_graph_as_union=True
-            )
+            result = self.store.query(bind_values(sparql, bindings), **options)
         except SyntaxError as exc:
             raise QueryError(f"SPARQL syntax error: {exc}") from exc
         except OSError as exc:
@@ -443,26 +461,60 @@ class RdflibStore:
         self._prepared[key] = bound
         return bound
 
-    def query(self, sparql: str, bindings: dict | None = None, limit: int | None = None) -> Answer:
+    def graphs(self) -> list[str]:
+        return sorted(
+            str(g.identifier)
+            for g in self.dataset.graphs()
+            if str(g.identifier) != "urn:x-rdflib:default"
+        )
+
+    def query(
+        self,
+        sparql: str,
+        bindings: dict | None = None,
+        limit: int | None = None,
+        default_graphs=(),
+        named_graphs=(),
+    ) -> Answer:
+        if default_graphs or named_graphs:
+            return self._query_dataset(sparql, default_graphs, named_graphs, limit)
         prepared = self.bound(sparql, bindings) if bindings else self.prepare(sparql)
         result = self.dataset.query(prepared, initBindings=bindings or {})
-        if result.type == "ASK":
-            return Answer("ask", boolean=bool(result.askAnswer))
-        if result.type == "SELECT":
-            variables = [str(v) for v in result.vars]
-            rows, truncated = [], False
-            for row in result:
-                if limit is not None and len(rows) >= limit:
-                    truncated = True
-                    break
-                rows.append(
-                    {v: _from_rdflib(row[i]) for i, v in enumerate(variables) if row[i] is not None}
-                )
-            return Answer("select", variables, rows, truncated=truncated)
-        triples = [tuple(_from_rdflib(t) for t in triple) for triple in result]
-        if limit is not None and len(triples) > limit:
-            return Answer("graph", triples=triples[:limit], truncated=True)
-        return Answer("graph", triples=triples)
+        return _answer_of(result, limit)
+
+    def _query_dataset(self, sparql, default_graphs, named_graphs, limit) -> Answer:
+        """The protocol's default-graph-uri / named-graph-uri: a dataset of those graphs."""
+        from rdflib import Dataset, URIRef
+
+        view = Dataset(default_union=False)
+        default = view.default_graph if hasattr(view, "default_graph") else view.default_context
+        for iri in default_graphs:
+            default.addN((s, p, o, default) for s, p, o in self.dataset.graph(URIRef(iri)))
+        for iri in named_graphs:
+            target = view.graph(URIRef(iri))
+            target.addN((s, p, o, target) for s, p, o in self.dataset.graph(URIRef(iri)))
+        return _answer_of(view.query(self.prepare(sparql)), limit)
+
+
+def _answer_of(result, limit) -> Answer:
+    """An rdflib query result as an Answer (rows capped at ``limit``)."""
+    if result.type == "ASK":
+        return Answer("ask", boolean=bool(result.askAnswer))
+    if result.type == "SELECT":
+        variables = [str(v) for v in result.vars]
+        rows, truncated = [], False
+        for row in result:
+            if limit is not None and len(rows) >= limit:
+                truncated = True
+                break
+            rows.append(
+                {v: _from_rdflib(row[i]) for i, v in enumerate(variables) if row[i] is not None}
+            )
+        return Answer("select", variables, rows, truncated=truncated)
+    triples = [tuple(_from_rdflib(t) for t in triple) for triple in result]
+    if limit is not None and len(triples) > limit:
+        return Answer("graph", triples=triples[:limit], truncated=True)
+    return Answer("graph", triples=triples)
 
 
 def walk_bgps(node, terms: dict, known: set) -> None:
@@ -544,3 +596,28 @@ def open_store(build_dir: Path, kind: str = "oxigraph"):
     if kind == "rdflib":
         return RdflibStore.open(build_dir)
     raise BuildMissing(f"unknown store {kind!r}: choose oxigraph or rdflib")
+
+
+def load_extra_graphs(store, extra: dict):
+    """The store with more graphs loaded (``{graph IRI: file}``), in memory.
+
+    For running other test suites (the W3C SPARQL tests) against the endpoint: their data
+    files are loaded under the IRIs the tests name, so no query ever fetches them.
+    """
+    formats = {".ttl": "turtle", ".nt": "nt", ".rdf": "xml", ".trig": "trig", ".nq": "nquads"}
+    if isinstance(store, OxigraphStore):
+        import pyoxigraph as ox
+
+        memory = ox.Store()
+        memory.bulk_load(path=str(store.path), format=ox.RdfFormat.N_QUADS)
+        for iri, path in extra.items():
+            fmt = ox.RdfFormat.from_extension(Path(path).suffix.lstrip(".")) or ox.RdfFormat.TURTLE
+            memory.bulk_load(path=str(path), format=fmt, to_graph=ox.NamedNode(iri), base_iri=iri)
+        return OxigraphStore(memory, store.path)
+    from rdflib import URIRef
+
+    for iri, path in extra.items():
+        store.dataset.graph(URIRef(iri)).parse(
+            str(path), format=formats.get(Path(path).suffix, "turtle"), publicID=iri
+        )
+    return store

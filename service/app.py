@@ -1,0 +1,137 @@
+"""The Flask application factory (the Flask tutorial's pattern): configuration, state, routes.
+
+Configuration keys (defaults below; each can be set from the environment as ``YILI_<KEY>``,
+JSON-parsed, e.g. ``YILI_QUERY_TIMEOUT=5``):
+
+``BUILD_DIR``        the built dataset (``build/``)
+``STORE``            ``oxigraph`` (default) or ``rdflib`` (the reference)
+``QUERY_TIMEOUT``    seconds a query may run before its worker is killed (10)
+``MAX_ROWS``         rows (or triples) an answer may hold; more are cut off (10000)
+``MAX_QUERY_CHARS``  longest accepted query text (20000)
+``MAX_CONTENT_LENGTH`` largest accepted request body, bytes (65536)
+``WORKERS``          query worker processes, the concurrency cap (2)
+``QUEUE_TIMEOUT``    seconds a request waits for a free worker before a 503 (5)
+``EXTRA_GRAPHS``     {graph IRI: file} loaded beside the dataset (tests: W3C data)
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from flask import Flask, Response, jsonify, render_template, request
+
+from yili_kg.loaders.errors import YiliError
+
+DEFAULTS = {
+    "BUILD_DIR": "build",
+    "STORE": "oxigraph",
+    "QUERY_TIMEOUT": 10.0,
+    "MAX_ROWS": 10000,
+    "MAX_QUERY_CHARS": 20000,
+    "MAX_CONTENT_LENGTH": 65536,
+    "WORKERS": 2,
+    "QUEUE_TIMEOUT": 5.0,
+    "EXTRA_GRAPHS": {},
+    "CANNED_CACHE": 512,
+}
+
+
+@dataclass
+class State:
+    """What the application shares between requests (no module-level globals)."""
+
+    build_dir: Path
+    store: object  # the in-process store for canned queries and pages
+    pool: object  # the worker pool for /sparql
+    graphs: list[str]
+    version: str  # the dataset's sha256: canned answers are cached per version
+    cache: OrderedDict = field(default_factory=OrderedDict)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+
+def create_app(test_config: dict | None = None) -> Flask:
+    app = Flask(__name__)
+    app.config.from_mapping(DEFAULTS)
+    app.config.from_prefixed_env("YILI")
+    if test_config:
+        app.config.from_mapping(test_config)
+    app.json.ensure_ascii = False
+    _open_state(app)
+    from yili_kg.service import entities, pages, pictures, sparql
+
+    app.register_blueprint(sparql.bp)
+    app.register_blueprint(pages.bp)
+    app.register_blueprint(entities.bp)
+    app.register_blueprint(pictures.bp)
+    _errors(app)
+
+    @app.after_request
+    def cors(response: Response) -> Response:
+        response.headers["Access-Control-Allow-Origin"] = "*"
+        response.headers["Access-Control-Allow-Methods"] = "GET, POST, OPTIONS"
+        response.headers["Access-Control-Allow-Headers"] = "Accept, Content-Type"
+        response.headers.setdefault("Vary", "Accept")
+        return response
+
+    return app
+
+
+def _open_state(app: Flask) -> None:
+    from yili_kg.loaders.build import check_dataset, read_manifest
+    from yili_kg.service.store import open_store
+    from yili_kg.service.workers import QueryPool
+
+    build_dir = Path(app.config["BUILD_DIR"])
+    check_dataset(build_dir)
+    store = open_store(build_dir, app.config["STORE"])
+    extra = app.config["EXTRA_GRAPHS"]
+    if extra:
+        store = _with_extra_graphs(store, extra)
+    pool = QueryPool(
+        build_dir,
+        app.config["STORE"],
+        size=int(app.config["WORKERS"]),
+        timeout=float(app.config["QUERY_TIMEOUT"]),
+        queue_timeout=float(app.config["QUEUE_TIMEOUT"]),
+        extra_graphs=extra,
+    )
+    manifest = read_manifest(build_dir) or {}
+    app.extensions["yili"] = State(
+        build_dir, store, pool, store.graphs(), manifest.get("dataset", {}).get("sha256", "")
+    )
+
+
+def _with_extra_graphs(store, extra: dict):
+    """A copy of the store in memory with extra graphs loaded (the W3C tests' data)."""
+    from yili_kg.service.store import load_extra_graphs
+
+    return load_extra_graphs(store, extra)
+
+
+def _errors(app: Flask) -> None:
+    @app.errorhandler(YiliError)
+    def handle(error: YiliError):
+        status = getattr(error, "status", 500) or 500
+        if request.path.startswith("/sparql"):
+            return Response(
+                str(error) + "\n", status=status, content_type="text/plain; charset=utf-8"
+            )
+        if _wants_html():
+            return render_template("error.html", status=status, message=str(error)), status
+        return jsonify(error=type(error).__name__, message=str(error)), status
+
+    @app.errorhandler(413)
+    def too_large(_error):
+        limit = app.config["MAX_CONTENT_LENGTH"]
+        message = f"the request body is larger than {limit} bytes"
+        if request.path.startswith("/sparql"):
+            return Response(message + "\n", status=413, content_type="text/plain")
+        return jsonify(error="RequestTooLarge", message=message), 413
+
+
+def _wants_html() -> bool:
+    best = request.accept_mimetypes.best_match(["text/html", "application/json"])
+    return best == "text/html"
