@@ -223,6 +223,8 @@ class Resolver:
 
     def _labelled(self, param: Param, value: str, cls: str | None, kind_of_action=False):
         if value.startswith(("http://", "https://")):
+            if not re.fullmatch(r"[^\s<>\"{}|\\^`]+", value):
+                raise BadQueryParameter(f"{param.name}: {value!r} is not an IRI")
             iri = URIRef(value)
             if cls:
                 return self._must_exist(param, iri, cls)

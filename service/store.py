@@ -258,6 +258,8 @@ def bind_values(sparql: str, bindings: dict | None) -> str:
     >>> from rdflib import Literal
     >>> print(bind_values("SELECT ?t WHERE { ?p ?q ?t }", {"t": Literal('x" } DROP', lang="en")}))
     SELECT ?t WHERE { ?p ?q ?t VALUES (?t) { ("x\\" } DROP"@en) } }
+    >>> print(bind_values("CONSTRUCT { ?t ?q ?p } WHERE { ?p ?q ?t }", {"t": Literal("a")}))
+    CONSTRUCT { ?t ?q ?p } WHERE { ?p ?q ?t VALUES (?t) { ("a") } }
     >>> print(bind_values("SELECT ?t { ?p ?q ?t  # a comment\\n}", {"t": Literal(1)}))
     SELECT ?t { ?p ?q ?t  # a comment
       VALUES (?t) { ("1"^^<http://www.w3.org/2001/XMLSchema#integer>) } }
@@ -287,7 +289,7 @@ def _where_group(sparql: str) -> tuple[int, int]:
     Comments, string literals and IRIs are skipped, so a brace inside them does not count.
     """
     i, n = 0, len(sparql)
-    seen_form = False
+    seen_form: str | bool = False
     depth, opening = 0, -1
     while i < n:
         char = sparql[i]
@@ -308,7 +310,7 @@ def _where_group(sparql: str) -> tuple[int, int]:
         word = re.match(r"[A-Za-z]+", sparql[i:])
         if word:
             if word.group(0).upper() in ("SELECT", "ASK", "CONSTRUCT", "DESCRIBE"):
-                seen_form = True
+                seen_form = seen_form or word.group(0).upper()
             i += len(word.group(0))
             continue
         if char == "{" and seen_form:
@@ -318,7 +320,10 @@ def _where_group(sparql: str) -> tuple[int, int]:
         elif char == "}" and opening >= 0:
             depth -= 1
             if depth == 0:
-                return opening, i
+                if seen_form == "CONSTRUCT" and re.match(r"\s*(WHERE\b|\{)", sparql[i + 1 :], re.I):
+                    opening = -1  # that was the template; the WHERE group follows
+                else:
+                    return opening, i
         i += 1
     return opening, -1
 
