@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from urllib.parse import urljoin
 
 from flask import Blueprint, Response, current_app, redirect, request, url_for
 
@@ -87,6 +88,7 @@ _TOKEN = re.compile(
       | (?P<string>\"\"\"(?:[^\\]|\\.)*?\"\"\"|'''(?:[^\\]|\\.)*?'''
                   |"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*')
       | (?P<iri><[^<>"{}|^`\\\s]*>)
+      | (?P<var>[?$][A-Za-z0-9_]+)
       | (?P<word>[A-Za-z_][A-Za-z0-9_\-]*(?::[A-Za-z0-9_\-.]*)?)
       | (?P<other>\S)""",
     re.X,
@@ -103,16 +105,23 @@ def inspect_query(text: str) -> QueryInfo:
     True
     >>> inspect_query('SELECT ?x WHERE { ?x ?p "SERVICE DROP" }').service
     False
+    >>> inspect_query('SELECT ?service WHERE { ?service ?p ?o }').service
+    False
+    >>> inspect_query('BASE <http://ex.org/d/> SELECT * FROM <g.ttl> { ?s ?p ?o }').from_graphs
+    ['http://ex.org/d/g.ttl']
     """
     info = QueryInfo()
     prefixes: dict[str, str] = {}
+    base = ""
     tokens = [(m.lastgroup, m.group()) for m in _TOKEN.finditer(text) if m.lastgroup != "comment"]
     for i, (kind, value) in enumerate(tokens):
         if kind != "word":
             continue
         word = value.upper()
-        if word == "PREFIX" and i + 2 < len(tokens) and tokens[i + 2][0] == "iri":
-            prefixes[tokens[i + 1][1].rstrip(":")] = tokens[i + 2][1][1:-1]
+        if word == "BASE" and i + 1 < len(tokens) and tokens[i + 1][0] == "iri":
+            base = urljoin(base, tokens[i + 1][1][1:-1])
+        elif word == "PREFIX" and i + 2 < len(tokens) and tokens[i + 2][0] == "iri":
+            prefixes[tokens[i + 1][1].rstrip(":")] = urljoin(base, tokens[i + 2][1][1:-1])
         elif info.form is None and word in FORMS:
             info.form = word
         elif info.form is None and word in UPDATE_WORDS:
@@ -122,7 +131,7 @@ def inspect_query(text: str) -> QueryInfo:
         elif word == "FROM" and i + 1 < len(tokens):
             named = tokens[i + 1][1].upper() == "NAMED"
             target = tokens[i + 2] if named and i + 2 < len(tokens) else tokens[i + 1]
-            iri = _expand(target, prefixes)
+            iri = urljoin(base, _expand(target, prefixes))  # relative IRIs: against BASE
             (info.from_named if named else info.from_graphs).append(iri)
     return info
 

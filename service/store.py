@@ -163,11 +163,11 @@ def _results_table(answer: Answer, fmt: str) -> str:
             + ("true" if answer.boolean else "false")
             + ("\r\n" if fmt == "csv" else "\n")
         )
-    if fmt == "csv":  # SPARQL 1.1 CSV: plain values
+    if fmt == "csv":  # SPARQL 1.1 CSV: plain values, blank nodes as _:label
         writer = csv.writer(buffer, lineterminator="\r\n")
         writer.writerow(answer.variables)
         for row in answer.rows:
-            writer.writerow([row[v].value if v in row else "" for v in answer.variables])
+            writer.writerow([_csv_cell(row.get(v)) for v in answer.variables])
         return buffer.getvalue()
     lines = ["\t".join(f"?{v}" for v in answer.variables)]  # TSV: terms in N-Triples syntax
     for row in answer.rows:
@@ -177,6 +177,12 @@ def _results_table(answer: Answer, fmt: str) -> str:
             )
         )
     return "\n".join(lines) + "\n"
+
+
+def _csv_cell(term: Term | None) -> str:
+    if term is None:
+        return ""
+    return f"_:{term.value}" if term.type == "bnode" else term.value
 
 
 # ----------------------------------------------------------------------------- conversions
@@ -328,6 +334,27 @@ def _where_group(sparql: str) -> tuple[int, int]:
     return opening, -1
 
 
+_LEXEME = re.compile(
+    r"""\#[^\n]*
+      | \"\"\"(?:[^\\]|\\.)*?\"\"\" | '''(?:[^\\]|\\.)*?'''
+      | "(?:[^"\\\n]|\\.)*" | '(?:[^'\\\n]|\\.)*'
+      | <[^<>"{}|^`\\\s]*> | [?$]\w+ | @[A-Za-z]+(?:-[A-Za-z0-9]+)*
+      | (?:[A-Za-z_][\w.-]*)?:[\w.-]* | (?P<word>[A-Za-z_]\w*)""",
+    re.X,
+)
+
+
+def has_dataset_clause(sparql: str) -> bool:
+    """Whether the query names its own dataset (``FROM``, ``FROM NAMED``).
+
+    >>> has_dataset_clause("SELECT * FROM <g> WHERE { ?s ?p ?o }")
+    True
+    >>> has_dataset_clause('SELECT ?from WHERE { ?s ex:from "from" } # from')
+    False
+    """
+    return any((m.group("word") or "").upper() == "FROM" for m in _LEXEME.finditer(sparql))
+
+
 # ----------------------------------------------------------------------------- stores
 
 
@@ -375,11 +402,16 @@ class OxigraphStore:
     ) -> Answer:
         import pyoxigraph as ox
 
-        options: dict = {"use_default_graph_as_union": not default_graphs}
-        if default_graphs:
+        options: dict = {}
+        if default_graphs or named_graphs:
+            # the protocol's dataset is exactly the graphs it names (SPARQL 1.1 Protocol
+            # 2.1.4): no named graphs besides named-graph-uri's, and an empty default graph
+            # when only named-graph-uri is given
             options["default_graph"] = [ox.NamedNode(g) for g in default_graphs]
-        if named_graphs:
             options["named_graphs"] = [ox.NamedNode(g) for g in named_graphs]
+        elif not has_dataset_clause(sparql):
+            # Oxigraph's union option would override the query's own FROM / FROM NAMED
+            options["use_default_graph_as_union"] = True
         try:
             result = self.store.query(bind_values(sparql, bindings), **options)
         except SyntaxError as exc:
@@ -617,6 +649,7 @@ def load_extra_graphs(store, extra: dict):
         memory.bulk_load(path=str(store.path), format=ox.RdfFormat.N_QUADS)
         for iri, path in extra.items():
             fmt = ox.RdfFormat.from_extension(Path(path).suffix.lstrip(".")) or ox.RdfFormat.TURTLE
+            memory.add_graph(ox.NamedNode(iri))  # an empty file is an empty graph, still named
             memory.bulk_load(path=str(path), format=fmt, to_graph=ox.NamedNode(iri), base_iri=iri)
         return OxigraphStore(memory, store.path)
     from rdflib import URIRef
