@@ -252,6 +252,53 @@ def render_table(answer) -> str:
 
 
 @main.command()
+@click.option("--endpoint", required=True, help="The store's SPARQL endpoint (…/sparql).")
+@click.option("--user", default=None, help="User for HTTP digest auth (Virtuoso: dba).")
+@click.option("--password", default=None, help="Password for HTTP digest auth.")
+@click.option(
+    "--graph",
+    default="all",
+    show_default=True,
+    type=click.Choice(["all", "asserted", "inferred", "ontology", "meta"]),
+)
+@click.option("--replace", is_flag=True, help="Replace each graph in the store, not add to it.")
+@click.option("--gsp", default=None, help="Graph Store endpoint (default: Virtuoso's).")
+@click.option(
+    "--via",
+    default="auto",
+    show_default=True,
+    type=click.Choice(["auto", "gsp", "update"]),
+    help="Graph Store protocol, SPARQL Update INSERT DATA, or the first that works.",
+)
+@BUILD_DIR
+def push(endpoint, user, password, graph, replace, gsp, via, build_dir) -> None:
+    """Push the built graphs into a triple store (each into the graph of the same name).
+
+    Then count each graph in the store: exits with status 1 if a count differs from the file.
+    """
+    from yili_kg.loaders.build import check_dataset
+    from yili_kg.service.remote import GRAPH_NAMES
+    from yili_kg.service.remote import push as push_dataset
+
+    if user is not None and password is None:
+        password = click.prompt(f"password for {user}", hide_input=True, err=True)
+    report = push_dataset(
+        check_dataset(_build_dir(build_dir)),
+        endpoint,
+        user=user,
+        password=password,
+        graphs=GRAPH_NAMES if graph == "all" else (graph,),
+        replace=replace,
+        gsp=gsp,
+        via=via,
+        progress=lambda message: click.echo(message, err=True),
+    )
+    click.echo(report.render())
+    if not report.ok:
+        sys.exit(1)
+
+
+@main.command()
 @BUILD_DIR
 def check(build_dir: str | None) -> None:
     """Check the built dataset: SHACL shapes, QC queries, review coverage, collation.
