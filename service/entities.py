@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, current_app, render_template, request
 
-from yili_kg.loaders.errors import EntityNotFound
+from yili_kg.loaders.errors import BadQueryParameter, EntityNotFound
 from yili_kg.service.queries import service_query
 from yili_kg.service.sparql import GRAPH_MEDIA, GRAPH_TYPES, negotiate
 
@@ -34,7 +34,10 @@ def _page(iri: str):
     from rdflib import URIRef
 
     wants = request.accept_mimetypes.best_match(["text/html", *GRAPH_TYPES])
-    if wants in (None, "text/html") and request.args.get("format") is None:
+    explicit = request.args.get("format")
+    if explicit is not None and explicit != "html" and explicit not in GRAPH_MEDIA:
+        raise BadQueryParameter(f"unknown format {explicit!r}: html, ttl, nt, jsonld or xml")
+    if explicit == "html" or (wants in (None, "text/html") and explicit is None):
         out, incoming = describe(iri)
         return render_template(
             "entity.html", iri=iri, out=out, incoming=incoming, title=_title(out, iri)

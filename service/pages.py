@@ -10,7 +10,7 @@ from collections import OrderedDict
 
 from flask import Blueprint, Response, abort, current_app, render_template, request, send_file
 
-from yili_kg.loaders.errors import YiliError
+from yili_kg.loaders.errors import BadQueryParameter
 from yili_kg.service.queries import bindings_for, get_query, load_queries, service_query
 from yili_kg.service.sparql import MEDIA, SELECT_TYPES, negotiate
 
@@ -51,12 +51,31 @@ def _format() -> str:
     explicit = request.args.get("format")
     if explicit:
         if explicit not in MEDIA and explicit != "html":
-            raise YiliError(f"unknown format {explicit!r}: html, json, csv, tsv or xml")
+            raise BadQueryParameter(f"unknown format {explicit!r}: html, json, csv, tsv or xml")
         return explicit
     best = request.accept_mimetypes.best_match(["text/html", *SELECT_TYPES])
     if best == "text/html" or best is None:
         return "html"
     return negotiate(request.headers.get("Accept", ""), SELECT_TYPES, "json")
+
+
+@bp.app_errorhandler(404)
+@bp.app_errorhandler(405)
+def http_error(error):
+    """Flask's own 404 and 405 (no such route, wrong method) as the site's error page."""
+    from flask import jsonify
+
+    status, message = error.code, error.description
+    if request.path.startswith("/sparql"):
+        response = Response(message + "\n", content_type="text/plain; charset=utf-8")
+    elif request.accept_mimetypes.best_match(["text/html", "application/json"]) == "text/html":
+        response = Response(render_template("error.html", status=status, message=message))
+    else:
+        response = jsonify(error=error.name, message=message)
+    response.status_code = status
+    if getattr(error, "valid_methods", None):  # a 405 names the methods that are allowed
+        response.headers["Allow"] = ", ".join(error.valid_methods)
+    return response
 
 
 @bp.route("/")

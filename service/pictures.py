@@ -7,6 +7,7 @@ width by the number of acts between two roles), the plan from the places' plan c
 
 from __future__ import annotations
 
+import itertools
 import math
 from xml.sax.saxutils import escape
 
@@ -57,9 +58,9 @@ def network_svg(kind: str = "行事", minimum: int = 2) -> str:
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {size} {size}" '
         f'width="{size}" height="{size}" role="img" aria-label="interaction network">',
-        '<defs><marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="6" '
-        'markerHeight="6" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" '
-        'fill="#7b241c"/></marker></defs>',
+        '<defs><marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="11" '
+        'markerHeight="11" markerUnits="userSpaceOnUse" orient="auto-start-reverse">'
+        '<path d="M0,0 L10,5 L0,10 z" fill="#7b241c"/></marker></defs>',
         f"<title>授受之網 — who acts on whom ({escape(kind)}, at least {minimum} acts)</title>",
     ]
     for (agent, recipient), count in sorted(edges.items(), key=lambda e: e[1]):
@@ -68,6 +69,10 @@ def network_svg(kind: str = "行事", minimum: int = 2) -> str:
         length = math.hypot(dx, dy) or 1
         x2, y2 = x2 - dx / length * 26, y2 - dy / length * 26  # stop at the node's edge
         width = 1 + 7 * count / heaviest
+        if (recipient, agent) in edges:  # both ways: each arrow keeps to its own side
+            shift = 2 + width / 2
+            nx, ny = -dy / length * shift, dx / length * shift
+            x1, y1, x2, y2 = x1 + nx, y1 + ny, x2 + nx, y2 + ny
         parts.append(
             f'<line class="edge" x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" '
             f'stroke="#7b241c" stroke-opacity="0.55" stroke-width="{width:.1f}" '
@@ -75,13 +80,65 @@ def network_svg(kind: str = "行事", minimum: int = 2) -> str:
             f"{count}</title></line>"
         )
     for role, (x, y) in position.items():
+        font = 15 if len(role) <= 2 else 13 if len(role) == 3 else 10  # stay inside the circle
         parts.append(
             f'<g class="node"><circle cx="{x:.1f}" cy="{y:.1f}" r="24" fill="#fbeee6" '
-            f'stroke="#5b1f12"/><text x="{x:.1f}" y="{y + 6:.1f}" font-size="15" '
-            f'text-anchor="middle">{escape(role)}</text></g>'
+            f'stroke="#5b1f12"/><text x="{x:.1f}" y="{y + font * 0.38:.1f}" '
+            f'font-size="{font}" text-anchor="middle">{escape(role)}</text></g>'
         )
     parts.append("</svg>")
     return "\n".join(parts)
+
+
+def _squeeze(ys: list[float], gap: float = 6.0, kept: float = 3.0):
+    """Depth south of the northernmost place, with the long empty stretches (yard to gate, gate
+    to target) shortened to ``kept`` units; and the depths where the plan is cut."""
+    knots = sorted(set(ys), reverse=True)
+    steps = list(itertools.pairwise(knots))  # (north, south) of each stretch
+    depths = [0.0]
+    for a, b in steps:
+        depths.append(depths[-1] + (a - b if a - b <= gap else kept))
+    cuts = [(depths[i] + depths[i + 1]) / 2 for i, (a, b) in enumerate(steps) if a - b > gap]
+
+    def depth(y: float) -> float:
+        if y >= knots[0]:
+            return knots[0] - y
+        for i, (a, b) in enumerate(steps):
+            if b <= y <= a:
+                return depths[i] + (a - y) / (a - b) * (depths[i + 1] - depths[i])
+        return depths[-1] + knots[-1] - y
+
+    return depth, cuts
+
+
+def _place_labels(points: list[tuple[float, float, str]], font: float) -> list[tuple]:
+    """Each label beside its point where it covers no other label or point (greedy)."""
+    placed: list[tuple[float, float, float, float]] = []
+    dots = [(x - 3, y - 3, x + 3, y + 3) for x, y, _ in points]
+    out = []
+
+    def overlap(a, b) -> float:
+        w = min(a[2], b[2]) - max(a[0], b[0])
+        h = min(a[3], b[3]) - max(a[1], b[1])
+        return w * h if w > 0 and h > 0 else 0.0
+
+    for x, y, label in points:
+        width = font * len(label)
+        best = None
+        for dx, dy, anchor in [
+            (4, 4, "start"), (-4, 4, "end"), (0, -5, "middle"), (4, -4, "start"),
+            (-4, -4, "end"), (4, 12, "start"), (-4, 12, "end"), (0, 14, "middle"),
+        ]:  # fmt: skip
+            left = x + dx - (width if anchor == "end" else width / 2 if anchor == "middle" else 0)
+            box = (left, y + dy - font * 0.85, left + width, y + dy + font * 0.15)
+            cost = sum(overlap(box, other) for other in placed + dots)
+            if best is None or cost < best[0]:
+                best = (cost, box, x + dx, y + dy, anchor)
+            if cost == 0:
+                break
+        placed.append(best[1])
+        out.append((best[2], best[3], best[4], label))
+    return out
 
 
 def plan_svg(phase: int | None) -> str:
@@ -90,32 +147,50 @@ def plan_svg(phase: int | None) -> str:
 
     store = current_app.extensions["yili"].store
     places = store.query(service_query("plan-places")).rows
-    xs = [float(r["x"].value) for r in places]
-    ys = [float(r["y"].value) for r in places]
-    scale = 9
-    left, right = min(xs) - 4, max(xs) + 4
-    bottom, top = min(ys) - 4, max(ys) + 4
-    width, height = (right - left) * scale, (top - bottom) * scale
+    spots: dict[tuple[float, float], list[str]] = {}  # places that share a spot share a label
+    for row in places:
+        spots.setdefault((float(row["x"].value), float(row["y"].value)), []).append(
+            row["label"].value
+        )
+    xs = [x for x, _ in spots]
+    depth, cuts = _squeeze([y for _, y in spots])
+    scale, margin, font, legend = 24, 3, 11, 140
+    left, right = min(xs) - margin, max(xs) + margin
+    top, bottom = -margin, max(depth(y) for _, y in spots) + margin
+    plan_width, height = (right - left) * scale, (bottom - top) * scale
+    width = plan_width + legend
 
     def point(x: float, y: float) -> tuple[float, float]:
-        return (x - left) * scale, (top - y) * scale  # north up
+        return (x - left) * scale, (depth(y) - top) * scale  # north up
 
+    caption = f", phase {phase}" if phase is not None else ""
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width:.0f} {height:.0f}" '
-        f'width="{width:.0f}" height="{height:.0f}" role="img" aria-label="plan">',
-        "<title>堂與庭 — the hall and the yard</title>",
+        f'width="{width:.0f}" height="{height:.0f}" role="img" aria-label="plan{caption}">',
+        f"<title>堂與庭 — the hall and the yard{caption}</title>",
     ]
-    hx, hy = point(-8, 14)
+    (hx, hy), (hx2, hy2) = point(-8, 14), point(8, 6)
     parts.append(
-        f'<rect class="hall" x="{hx:.1f}" y="{hy:.1f}" width="{16 * scale}" '
-        f'height="{8 * scale}" fill="#f4ecdf" stroke="#8a6d3b"/>'
+        f'<rect class="hall" x="{hx:.1f}" y="{hy:.1f}" width="{hx2 - hx:.1f}" '
+        f'height="{hy2 - hy:.1f}" fill="#f4ecdf" stroke="#8a6d3b"/>'
     )
-    for row in places:
-        x, y = point(float(row["x"].value), float(row["y"].value))
+    for cut in cuts:  # where a long empty stretch is left out
+        y = (cut - top) * scale
         parts.append(
-            f'<g class="place"><circle cx="{x:.1f}" cy="{y:.1f}" r="2.5" fill="#8a6d3b"/>'
-            f'<text x="{x + 4:.1f}" y="{y - 3:.1f}" font-size="9" fill="#6e5a3a">'
-            f"{escape(row['label'].value)}</text></g>"
+            f'<g class="cut"><line x1="0" y1="{y:.1f}" x2="{plan_width:.0f}" y2="{y:.1f}" '
+            f'stroke="#bbb" stroke-dasharray="6 4"/><text x="{plan_width - 4:.0f}" '
+            f'y="{y - 3:.1f}" font-size="9" fill="#999" text-anchor="end">'
+            f"not to scale</text></g>"
+        )
+    points = []
+    for (x, y), labels in sorted(spots.items(), key=lambda s: (-s[0][1], s[0][0])):
+        px, py = point(x, y)
+        points.append((px, py, "·".join(sorted(labels))))
+        parts.append(f'<circle class="spot" cx="{px:.1f}" cy="{py:.1f}" r="2.5" fill="#8a6d3b"/>')
+    for x, y, anchor, label in _place_labels(points, font):
+        parts.append(
+            f'<text class="place" x="{x:.1f}" y="{y:.1f}" font-size="{font}" fill="#6e5a3a" '
+            f'text-anchor="{anchor}">{escape(label)}</text>'
         )
     if phase is not None:
         iri = URIRef(f"https://w3id.org/yili/id/xiangshe/phase/{phase:02d}")
@@ -130,19 +205,19 @@ def plan_svg(phase: int | None) -> str:
             offsets[(x, y)] = n + 1
             parts.append(
                 f'<g class="role"><circle cx="{x + 14 * n:.1f}" cy="{y + 12:.1f}" r="9" '
-                f'fill="{colour}"><title>{escape(role)} at {escape(row["place"].value)}: '
-                f'{row["acts"].value} acts</title></circle><text x="{x + 14 * n:.1f}" '
-                f'y="{y + 16:.1f}" font-size="10" fill="#fff" text-anchor="middle">'
-                f"{escape(role[:1])}</text></g>"
+                f'fill="{colour}" fill-opacity="0.9" stroke="#fff"><title>{escape(role)} at '
+                f"{escape(row['place'].value)}: {row['acts'].value} acts</title></circle>"
+                f'<text x="{x + 14 * n:.1f}" y="{y + 16:.1f}" font-size="10" fill="#fff" '
+                f'text-anchor="middle">{escape(role[:1])}</text></g>'
             )
-        legend_y = 14
+        legend_y = 20
         for role, colour in colours.items():
             parts.append(
-                f'<g class="legend"><circle cx="12" cy="{legend_y}" r="6" '
-                f'fill="{colour}"/><text x="22" y="{legend_y + 4}" font-size="11">'
-                f"{escape(role)}</text></g>"
+                f'<g class="legend"><circle cx="{plan_width + 16:.0f}" cy="{legend_y}" r="7" '
+                f'fill="{colour}"/><text x="{plan_width + 28:.0f}" y="{legend_y + 4}" '
+                f'font-size="12">{escape(role)}</text></g>'
             )
-            legend_y += 16
+            legend_y += 18
     parts.append("</svg>")
     return "\n".join(parts)
 
