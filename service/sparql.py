@@ -88,32 +88,59 @@ _TOKEN = re.compile(
       | (?P<string>\"\"\"(?:[^\\]|\\.)*?\"\"\"|'''(?:[^\\]|\\.)*?'''
                   |"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*')
       | (?P<iri><[^<>"{}|^`\\\s]*>)
-      | (?P<var>[?$][A-Za-z0-9_]+)
-      | (?P<word>[A-Za-z_][A-Za-z0-9_\-]*(?::[A-Za-z0-9_\-.]*)?)
+      | (?P<var>[?$]\w+)
+      | (?P<word>(?:[^\W\d][\w.\-]*)?:(?:[\w.\-:%]|\\.)*  # a prefixed name (escapes too)
+                |[^\W\d][\w\-]*)
       | (?P<other>\S)""",
     re.X,
 )
+#: SERVICE as the query parser may read it: anywhere, in any case, even glued to what follows
+#: (Oxigraph reads ``SERVICE:x`` and ``SERVICEex:x`` as the keyword), unless a character before
+#: it makes it part of a variable, a prefixed name, a path or an IRI, where it cannot be the
+#: keyword. Strings and comments are not skipped: a tokenizer can be made to disagree with the
+#: parser about where a string or an IRI starts (``FILTER(1<2)SERVICE:x#>``, ``ex:p\'``), and
+#: every such disagreement hid a SERVICE call from the token scan.
+_SERVICE_WORD = re.compile(r"(?<![\w?$:/#@\\%-])SERVICE", re.I)
+#: keywords that Oxigraph still reads as such when a prefixed name is glued to them (FROM:g)
+_GLUED = {"SERVICE", "FROM", "NAMED"}
 
 
 def inspect_query(text: str) -> QueryInfo:
-    """What a query asks, read from its tokens (comments, strings and IRIs skipped).
+    """What a query asks: its tokens (comments, strings, IRIs skipped); SERVICE, its raw text.
 
     >>> info = inspect_query('SELECT * FROM <http://ex.org/g> { SERVICE <x:y> { ?s ?p ?o } }')
     >>> info.form, info.service, info.from_graphs
     ('SELECT', True, ['http://ex.org/g'])
     >>> inspect_query('INSERT DATA { <a:b> <c:d> "e" }').update
     True
-    >>> inspect_query('SELECT ?x WHERE { ?x ?p "SERVICE DROP" }').service
+    >>> inspect_query('SELECT ?service { ?service ex:service <http://ex.org/service> }').service
     False
-    >>> inspect_query('SELECT ?service WHERE { ?service ?p ?o }').service
-    False
+    >>> inspect_query('PREFIX : <http://ex.org/> SELECT * { SERVICE:x { ?s ?p ?o } }').service
+    True
+    >>> inspect_query("SELECT * { ?s ex:p\\\\' ?o . SERVICE <http://e/> {} FILTER('') }").service
+    True
+    >>> inspect_query('PREFIX : <http://ex.org/> SELECT * FROM:g { ?s ?p ?o }').from_graphs
+    ['http://ex.org/g']
     >>> inspect_query('BASE <http://ex.org/d/> SELECT * FROM <g.ttl> { ?s ?p ?o }').from_graphs
     ['http://ex.org/d/g.ttl']
+
+    The word SERVICE is refused even inside a string literal (``"SERVICE DROP"``): safe rather
+    than clever (see ``_SERVICE_WORD``); a query can spell it ``CONCAT("SER", "VICE")``.
     """
     info = QueryInfo()
     prefixes: dict[str, str] = {}
     base = ""
-    tokens = [(m.lastgroup, m.group()) for m in _TOKEN.finditer(text) if m.lastgroup != "comment"]
+    tokens = []
+    for match in _TOKEN.finditer(text):
+        kind, value = match.lastgroup, match.group()
+        if kind == "comment":
+            continue
+        head, colon, rest = value.partition(":")
+        if kind == "word" and colon and head.upper() in _GLUED:
+            tokens += [("word", head), ("word", ":" + rest)]  # FROM:g is FROM and :g
+        else:
+            tokens.append((kind, value))
+    info.service = bool(_SERVICE_WORD.search(text))
     for i, (kind, value) in enumerate(tokens):
         if kind != "word":
             continue
@@ -178,9 +205,10 @@ def _params() -> tuple[str | None, list[str], list[str]]:
                 request.args.getlist("default-graph-uri"),
                 request.args.getlist("named-graph-uri"),
             )
-        if content_type not in ("application/x-www-form-urlencoded", "multipart/form-data", ""):
+        if content_type not in ("application/x-www-form-urlencoded", "multipart/form-data"):
+            # the protocol names the two; a body without a type is not guessed at
             raise ProtocolError(
-                f"unsupported content type {content_type!r} for a query POST: "
+                f"unsupported content type {content_type or '(none)'!r} for a query POST: "
                 "use application/x-www-form-urlencoded or application/sparql-query"
             )
     elif "update" in request.args:
@@ -215,7 +243,10 @@ def sparql():
     if info.form is None:
         raise ProtocolError("not a SPARQL query: no SELECT, ASK, CONSTRUCT or DESCRIBE")
     if info.service:
-        raise ProtocolError("SERVICE is not allowed: this endpoint never makes outbound requests")
+        raise ProtocolError(
+            "SERVICE is not allowed: this endpoint never makes outbound requests (the word is "
+            'refused anywhere in the query, strings too: write CONCAT("SER", "VICE") to match it)'
+        )
     known = set(current_app.extensions["yili"].graphs)
     for iri in [*info.from_graphs, *info.from_named, *default_graphs, *named_graphs]:
         if iri not in known:
@@ -230,7 +261,15 @@ def sparql():
         fmt = "json"
     if graph_fmt not in GRAPH_MEDIA:
         graph_fmt = "ttl"
-    job = Job(query, fmt, graph_fmt, limits["MAX_ROWS"], tuple(default_graphs), tuple(named_graphs))
+    job = Job(
+        query,
+        fmt,
+        graph_fmt,
+        limits["MAX_ROWS"],
+        tuple(default_graphs),
+        tuple(named_graphs),
+        base_iri=request.base_url,  # the service's BASE IRI (SPARQL 1.1 Protocol 2.1.3)
+    )
     kind, body, truncated = current_app.extensions["yili"].pool.run(job)
     media = GRAPH_MEDIA[graph_fmt] if kind == "graph" else MEDIA[fmt]
     response = Response(body, content_type=media)

@@ -399,10 +399,13 @@ class OxigraphStore:
         limit: int | None = None,
         default_graphs=(),
         named_graphs=(),
+        base_iri: str | None = None,
     ) -> Answer:
         import pyoxigraph as ox
 
         options: dict = {}
+        if base_iri:
+            options["base_iri"] = base_iri  # relative IRIs resolve against it (BASE wins)
         if default_graphs or named_graphs:
             # the protocol's dataset is exactly the graphs it names (SPARQL 1.1 Protocol
             # 2.1.4): no named graphs besides named-graph-uri's, and an empty default graph
@@ -512,7 +515,10 @@ class RdflibStore:
         limit: int | None = None,
         default_graphs=(),
         named_graphs=(),
+        base_iri: str | None = None,
     ) -> Answer:
+        if base_iri:  # a later BASE in the query's prologue still wins, as SPARQL says
+            sparql = f"BASE <{base_iri}>\n{sparql}"
         if default_graphs or named_graphs:
             return self._query_dataset(sparql, default_graphs, named_graphs, limit)
         prepared = self.bound(sparql, bindings) if bindings else self.prepare(sparql)

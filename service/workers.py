@@ -3,19 +3,29 @@
 A SPARQL query cannot be interrupted inside the store, so every query from the endpoint runs
 in a worker process of its own store (Oxigraph opened read-only from the build, which takes
 milliseconds; or rdflib). A query past the time limit has its process killed and replaced;
-the request that sent it gets a 503, and no other request waits on it. At most ``size``
-queries run at once; a request that finds every worker busy waits up to ``queue_timeout``
-seconds and then gets a 503 (the concurrency cap).
+the request that sent it gets a 503, and no other request waits on it. Each worker's memory
+is capped as well (``memory_mb``): a query past it ends its worker, which is replaced, and
+gets a 503 too. At most ``size`` queries run at once; a request that finds every worker busy
+waits up to ``queue_timeout`` seconds and then gets a 503 (the concurrency cap).
 
 Workers come from a fork server started before the web server's threads, so that replacing a
 killed worker never forks a multi-threaded process.
+
+On Linux each worker also moves into a network namespace of its own, which holds no interface
+but a loopback that is down: Oxigraph answers ``SERVICE`` by opening an HTTP connection, and
+the endpoint's refusal of ``SERVICE`` is a scan of the query's text, so the worker is made
+unable to reach any address as well. Where namespaces are not allowed (no privilege, user
+namespaces disabled), the worker runs without it and ``isolated`` says so.
 """
 
 from __future__ import annotations
 
+import ctypes
 import multiprocessing
 import os
 import queue
+import resource
+import sys
 import threading
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,8 +37,18 @@ class QueryTimeout(YiliError):
     status = 503
 
 
+class WorkerDied(YiliError):
+    """The worker ended under a query: past its memory limit (an allocation failed), or killed."""
+
+    status = 503
+
+
 class Busy(YiliError):
     status = 503
+
+    def __init__(self, message: str, retry_after: int = 1):
+        super().__init__(message)
+        self.retry_after = retry_after  # seconds: a worker frees up by the time limit at most
 
 
 @dataclass(frozen=True)
@@ -39,16 +59,53 @@ class Job:
     max_rows: int
     default_graphs: tuple[str, ...] = ()  # protocol's default-graph-uri (local graphs only)
     named_graphs: tuple[str, ...] = ()
+    base_iri: str | None = None  # the endpoint's URL: relative IRIs in the query resolve to it
 
 
-def _serve(connection, build_dir: str, store_kind: str, extra_graphs: dict) -> None:
+CLONE_NEWNET = 0x40000000
+CLONE_NEWUSER = 0x10000000
+
+
+def isolate_network() -> bool:
+    """Move this process into an empty network namespace; whether that succeeded.
+
+    A new network namespace needs CAP_SYS_ADMIN, or an unprivileged user namespace with it
+    (the process must be single-threaded then: a fresh worker is). Pipes and sockets opened
+    before keep working; any new connection fails with "network is unreachable".
+    """
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+    except OSError:
+        return False
+    for flags in (CLONE_NEWNET, CLONE_NEWUSER | CLONE_NEWNET):
+        if libc.unshare(flags) == 0:
+            return True
+    return False
+
+
+def limit_memory(megabytes: int) -> None:
+    """Cap the process's data segment (heap and private mappings): a query that builds a huge
+    value (a string doubled thirty times) fails its allocation and ends the worker, instead
+    of taking the machine's memory before the time limit comes."""
+    if megabytes > 0:
+        size = megabytes << 20
+        resource.setrlimit(resource.RLIMIT_DATA, (size, size))
+
+
+def _serve(
+    connection, build_dir: str, store_kind: str, extra_graphs: dict, memory_mb: int = 0
+) -> None:
     """A worker's loop: answer jobs until the pipe closes."""
+    isolated = isolate_network()  # first, while the process has a single thread
+    limit_memory(memory_mb)
     from yili_kg.service.store import QueryError, load_extra_graphs, open_store
 
     store = open_store(Path(build_dir), store_kind)
     if extra_graphs:
         store = load_extra_graphs(store, extra_graphs)
-    connection.send(("ready", os.getpid()))
+    connection.send(("ready", os.getpid(), isolated))
     while True:
         try:
             job = connection.recv()
@@ -60,6 +117,7 @@ def _serve(connection, build_dir: str, store_kind: str, extra_graphs: dict) -> N
                 limit=job.max_rows,
                 default_graphs=job.default_graphs,
                 named_graphs=job.named_graphs,
+                base_iri=job.base_iri,
             )
             if answer.kind == "graph":
                 body = answer.serialise_graph(job.graph_fmt)
@@ -73,21 +131,30 @@ def _serve(connection, build_dir: str, store_kind: str, extra_graphs: dict) -> N
 
 
 class Worker:
-    def __init__(self, context, build_dir: Path, store_kind: str, extra_graphs: dict):
+    def __init__(
+        self, context, build_dir: Path, store_kind: str, extra_graphs: dict, memory_mb: int = 0
+    ):
         parent, child = context.Pipe()
         self.connection = parent
         self.process = context.Process(
-            target=_serve, args=(child, str(build_dir), store_kind, dict(extra_graphs)), daemon=True
+            target=_serve,
+            args=(child, str(build_dir), store_kind, dict(extra_graphs), memory_mb),
+            daemon=True,
         )
         self.process.start()
         child.close()
         self.ready = False
+        self.isolated = False  # in a network namespace of its own (known once ready)
+
+    @property
+    def pid(self) -> int | None:
+        return self.process.pid
 
     def wait_ready(self, timeout: float = 60.0) -> None:
         if not self.ready:
             if not self.connection.poll(timeout):
                 raise YiliError("a query worker did not start")
-            self.connection.recv()
+            _, _, self.isolated = self.connection.recv()
             self.ready = True
 
     def kill(self) -> None:
@@ -107,8 +174,10 @@ class QueryPool:
         timeout: float = 10.0,
         queue_timeout: float = 5.0,
         extra_graphs: dict | None = None,
+        memory_mb: int = 0,
     ):
         self.build_dir = Path(build_dir)
+        self.memory_mb = memory_mb  # each worker's data segment, MiB (0: no limit)
         self.extra_graphs = extra_graphs or {}
         self.store_kind = store_kind
         self.size = size
@@ -120,35 +189,69 @@ class QueryPool:
         self.lock = threading.Lock()
         self.killed = 0
         self.started = 0
+        self.workers: list[Worker] = []  # every live worker, busy or free
         for _ in range(size):
             self.free.put(self._new())
 
     def _new(self) -> Worker:
-        self.started += 1
-        return Worker(self.context, self.build_dir, self.store_kind, self.extra_graphs)
+        worker = Worker(
+            self.context, self.build_dir, self.store_kind, self.extra_graphs, self.memory_mb
+        )
+        with self.lock:
+            self.started += 1
+            self.workers.append(worker)
+        return worker
+
+    def _replace(self, worker: Worker) -> Worker:
+        """Kill a worker (its query stops with it) and start another in its place."""
+        worker.kill()
+        with self.lock:
+            self.killed += 1
+            if worker in self.workers:
+                self.workers.remove(worker)
+        return self._new()
+
+    def pids(self) -> list[int]:
+        """The process ids of the live workers (for tests and the load test's memory figures)."""
+        with self.lock:
+            return [w.pid for w in self.workers if w.pid is not None]
+
+    def isolated(self) -> bool:
+        """Whether every worker runs without network access (waits for each to start)."""
+        with self.lock:
+            workers = list(self.workers)
+        ready = [w for w in workers if w.ready]
+        return bool(ready) and all(w.isolated for w in ready)
 
     def run(self, job: Job) -> tuple[str, bytes, bool]:
         """(kind, body, truncated) of a job; QueryTimeout, Busy or a 400 on error."""
         try:
             worker = self.free.get(timeout=self.queue_timeout)
         except queue.Empty as exc:
-            raise Busy(f"every query worker is busy ({self.size}); try again shortly") from exc
+            raise Busy(
+                f"every query worker is busy ({self.size}); try again shortly",
+                retry_after=max(1, round(self.timeout)),
+            ) from exc
         try:
             worker.wait_ready()
             worker.connection.send(job)
             if not worker.connection.poll(self.timeout):
-                worker.kill()
-                with self.lock:
-                    self.killed += 1
-                worker = self._new()
+                worker = self._replace(worker)
                 raise QueryTimeout(
                     f"the query ran past the time limit ({self.timeout:g} s) and was stopped"
                 )
             reply = worker.connection.recv()
-        except (EOFError, OSError, BrokenPipeError) as exc:
-            worker.kill()
-            worker = self._new()
-            raise YiliError(f"the query worker died: {exc}") from exc
+        except (EOFError, OSError) as exc:  # the worker died under the query
+            dead, worker = worker, self._replace(worker)
+            code = dead.process.exitcode
+            raise WorkerDied(
+                f"the query stopped its worker (exit code {code}): it needed more memory "
+                f"than a query may have ({self.memory_mb} MiB), or the worker was killed"
+            ) from exc
+        except YiliError as exc:
+            if not isinstance(exc, QueryTimeout):  # it did not start: never hand it out again
+                worker = self._replace(worker)
+            raise
         finally:
             self.free.put(worker)
         if reply[0] == "error":
@@ -159,4 +262,8 @@ class QueryPool:
 
     def close(self) -> None:
         while not self.free.empty():
-            self.free.get_nowait().kill()
+            worker = self.free.get_nowait()
+            worker.kill()
+            with self.lock:
+                if worker in self.workers:
+                    self.workers.remove(worker)
