@@ -11,6 +11,7 @@ JSON-parsed, e.g. ``YILI_QUERY_TIMEOUT=5``):
 ``MAX_CONTENT_LENGTH`` largest accepted request body, bytes (65536)
 ``WORKERS``          query worker processes, the concurrency cap (2)
 ``QUEUE_TIMEOUT``    seconds a request waits for a free worker before a 503 (5)
+``WORKER_MEMORY``    MiB of data a query worker may hold; past it the query ends in a 503 (1024)
 ``EXTRA_GRAPHS``     {graph IRI: file} loaded beside the dataset (tests: W3C data)
 """
 
@@ -34,6 +35,7 @@ DEFAULTS = {
     "MAX_CONTENT_LENGTH": 65536,
     "WORKERS": 2,
     "QUEUE_TIMEOUT": 5.0,
+    "WORKER_MEMORY": 1024,
     "EXTRA_GRAPHS": {},
     "CANNED_CACHE": 512,
 }
@@ -85,8 +87,8 @@ def _open_state(app: Flask) -> None:
     from yili_kg.service.workers import QueryPool
 
     build_dir = Path(app.config["BUILD_DIR"])
-    check_dataset(build_dir)
-    store = open_store(build_dir, app.config["STORE"])
+    check_dataset(build_dir)  # once, here: the store and the workers trust it
+    store = open_store(build_dir, app.config["STORE"], verified=True)
     extra = app.config["EXTRA_GRAPHS"]
     if extra:
         store = _with_extra_graphs(store, extra)
@@ -97,6 +99,7 @@ def _open_state(app: Flask) -> None:
         timeout=float(app.config["QUERY_TIMEOUT"]),
         queue_timeout=float(app.config["QUEUE_TIMEOUT"]),
         extra_graphs=extra,
+        memory_mb=int(app.config["WORKER_MEMORY"]),
     )
     manifest = read_manifest(build_dir) or {}
     app.extensions["yili"] = State(
@@ -115,13 +118,19 @@ def _errors(app: Flask) -> None:
     @app.errorhandler(YiliError)
     def handle(error: YiliError):
         status = getattr(error, "status", 500) or 500
+        # a 503 for want of a free worker says when to try again (RFC 9110, 10.2.3)
+        headers = {"Retry-After": str(error.retry_after)} if hasattr(error, "retry_after") else {}
         if request.path.startswith("/sparql"):
             return Response(
-                str(error) + "\n", status=status, content_type="text/plain; charset=utf-8"
+                str(error) + "\n",
+                status=status,
+                content_type="text/plain; charset=utf-8",
+                headers=headers,
             )
         if _wants_html():
-            return render_template("error.html", status=status, message=str(error)), status
-        return jsonify(error=type(error).__name__, message=str(error)), status
+            page = render_template("error.html", status=status, message=str(error))
+            return page, status, headers
+        return jsonify(error=type(error).__name__, message=str(error)), status, headers
 
     @app.errorhandler(413)
     def too_large(_error):

@@ -21,10 +21,15 @@ from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 from pathlib import Path
-
-from rdflib import XSD, Literal, URIRef
+from typing import TYPE_CHECKING
 
 from yili_kg.loaders.errors import BadQueryParameter, QueryFileError, QueryNotFound
+
+if TYPE_CHECKING:
+    from rdflib import URIRef
+
+# rdflib is imported where a parameter is bound, not here: the service answers its first
+# query without paying for rdflib's import (half a second), see bench/ cold_start
 
 KEYS = ("title", "description", "param", "example")
 TYPES = (
@@ -182,6 +187,8 @@ class Resolver:
         return self.cache[key]
 
     def _resolve(self, param: Param, value: str):
+        from rdflib import XSD, Literal, URIRef
+
         kind = param.type
         if kind == "text":
             return Literal(value)
@@ -207,12 +214,16 @@ class Resolver:
         return self._labelled(param, value, CLASS_OF[kind])
 
     def _must_exist(self, param: Param, iri: URIRef, cls: str) -> URIRef:
+        from rdflib import URIRef
+
         answer = self.store.query(service_query("exists"), {"x": iri, "class": URIRef(cls)})
         if not answer.boolean:
             raise BadQueryParameter(f"{param.name}: no {param.type} {str(iri)!r}")
         return iri
 
     def _phase(self, param: Param, value: str) -> URIRef:
+        from rdflib import URIRef
+
         if re.fullmatch(r"\d{1,2}", value):
             return self._must_exist(
                 param,
@@ -222,6 +233,8 @@ class Resolver:
         return self._labelled(param, value, "https://w3id.org/yili/ontology#Phase")
 
     def _labelled(self, param: Param, value: str, cls: str | None, kind_of_action=False):
+        from rdflib import Literal, URIRef
+
         if value.startswith(("http://", "https://")):
             if not re.fullmatch(r"[^\s<>\"{}|\\^`]+", value):
                 raise BadQueryParameter(f"{param.name}: {value!r} is not an IRI")

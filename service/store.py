@@ -368,12 +368,13 @@ class OxigraphStore:
         self.path = path
 
     @classmethod
-    def open(cls, build_dir: Path) -> OxigraphStore:
+    def open(cls, build_dir: Path, verified: bool = False) -> OxigraphStore:
+        """``verified``: the caller has just checked the dataset's checksum (skip a re-read)."""
         import pyoxigraph as ox
 
-        from yili_kg.loaders.build import check_dataset, read_manifest
+        from yili_kg.loaders.build import DATASET_NAME, check_dataset, read_manifest
 
-        dataset = check_dataset(build_dir)
+        dataset = build_dir / DATASET_NAME if verified else check_dataset(build_dir)
         manifest = read_manifest(build_dir) or {}
         persisted = build_dir / "oxigraph"
         if (
@@ -632,10 +633,14 @@ def _monotone(node) -> bool:
     return False
 
 
-def open_store(build_dir: Path, kind: str = "oxigraph"):
-    """The built dataset in the chosen store (``oxigraph`` or ``rdflib``)."""
+def open_store(build_dir: Path, kind: str = "oxigraph", verified: bool = False):
+    """The built dataset in the chosen store (``oxigraph`` or ``rdflib``).
+
+    ``verified``: the dataset's checksum was checked a moment ago (by the service before it
+    starts its workers), so the file is not read again just to hash it.
+    """
     if kind == "oxigraph":
-        return OxigraphStore.open(build_dir)
+        return OxigraphStore.open(build_dir, verified=verified)
     if kind == "rdflib":
         return RdflibStore.open(build_dir)
     raise BuildMissing(f"unknown store {kind!r}: choose oxigraph or rdflib")

@@ -102,7 +102,7 @@ def _serve(
     limit_memory(memory_mb)
     from yili_kg.service.store import QueryError, load_extra_graphs, open_store
 
-    store = open_store(Path(build_dir), store_kind)
+    store = open_store(Path(build_dir), store_kind, verified=True)  # the service checked it
     if extra_graphs:
         store = load_extra_graphs(store, extra_graphs)
     connection.send(("ready", os.getpid(), isolated))
