@@ -1,0 +1,163 @@
+"""Run the benchmark: ``python -m bench [--quick] [--only SECTION ...] [--out FILE]``.
+
+Prints a table of the headline figures and writes every figure as JSON
+(``build/bench/results.json`` by default). See bench/README.md for what each section measures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from bench import sections
+
+SECTIONS = ["build", "reasoning", "cold_start", "latency", "http", "growth"]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__)
+    parser.add_argument("--only", nargs="+", choices=SECTIONS, default=SECTIONS)
+    parser.add_argument(
+        "--quick", action="store_true", help="skip the plain owlrl closure (minutes) and growth ×16"
+    )
+    parser.add_argument("--out", default="build/bench/results.json")
+    args = parser.parse_args(argv)
+
+    started = time.perf_counter()
+    results: dict = {"environment": sections.environment(), "quick": args.quick}
+    out = Path(args.out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+
+    def save() -> None:  # after every section: an interrupted run keeps what it measured
+        out.write_text(json.dumps(results, ensure_ascii=False, indent=1), encoding="utf-8")
+
+    with tempfile.TemporaryDirectory() as folder:
+        build_dir = Path(folder) / "build"
+        # every section needs a build: the build section's own, or a quiet one
+        if "build" in args.only:
+            _section(results, "build", lambda: sections.build(build_dir))
+            save()
+        else:
+            from yili_kg.loaders.build import run_build
+
+            run_build(build_dir)
+        dataset = build_dir / "yili_kg.nq"
+        plan = {
+            "reasoning": lambda: sections.reasoning(dataset, plain=not args.quick),
+            "cold_start": lambda: sections.cold_start(build_dir),
+            "latency": lambda: sections.latency(build_dir),
+            "http": lambda: sections.http(build_dir, duration=10.0 if args.quick else 20.0),
+            "growth": lambda: sections.growth(
+                build_dir, factors=(1, 4) if args.quick else (1, 4, 16)
+            ),
+        }
+        try:
+            for name, run in plan.items():
+                if name in args.only:
+                    _section(results, name, run)
+                    save()
+        finally:
+            sections.stop_peers()
+    results["total_seconds"] = round(time.perf_counter() - started, 1)
+    save()
+    print(render(results))
+    print(f"\nall figures: {out} ({results['total_seconds']} s)")
+    return 0
+
+
+def _section(results: dict, name: str, run) -> None:
+    print(f"== {name} …", file=sys.stderr, flush=True)
+    begun = time.perf_counter()
+    try:
+        results[name] = run()
+    except Exception as exc:  # report the failure, go on with the other sections
+        results[name] = {"error": f"{type(exc).__name__}: {exc}"}
+    print(f"   {name}: {time.perf_counter() - begun:.1f} s", file=sys.stderr, flush=True)
+
+
+def render(r: dict) -> str:
+    """The headline figures, one line each, with the target beside them."""
+    lines = ["figure                                         value        target"]
+
+    def add(label: str, value, target: str = "") -> None:
+        lines.append(f"{label:<46} {str(value):<12} {target}")
+
+    if "build" in r and "seconds" in r["build"]:
+        add("build from clean (s)", r["build"]["seconds"], "")
+        add("build peak memory (MB)", r["build"]["peak_rss_mb"])
+    if "reasoning" in r:
+        rs = r["reasoning"]
+        add("reasoning, ours (s)", rs.get("ours", {}).get("seconds"))
+        for peer in ("owlrl", "reasonable"):
+            p = rs.get(peer, {})
+            if "seconds" in p:
+                add(f"reasoning, {peer} (s)", p["seconds"])
+                add(
+                    f"  speed-up vs {peer} (×)",
+                    rs.get(f"speedup_vs_{peer}"),
+                    "≥ 10×" if peer == "owlrl" else "",
+                )
+                add(
+                    f"  same contract inferences as {peer}",
+                    p["same_contract_as_ours"],
+                    f"(missing {p['missing_vs_ours']}, extra {p['extra_vs_ours']})",
+                )
+            elif p:
+                add(f"reasoning, {peer}", p.get("error"))
+    if "cold_start" in r:
+        for name, c in r["cold_start"].items():
+            add(
+                f"cold start, {name} (s)",
+                c.get("seconds", c.get("error")),
+                "≤ 0.5" if name == "yili-kg serve" else "",
+            )
+    if "latency" in r and "queries" in r["latency"]:
+        lt = r["latency"]
+        add("canned queries in-process: worst p50 (ms)", lt["worst_p50_ms_ours"], "≤ 2")
+        add("  queries with p50 ≤ 2 ms", f"{lt['queries_under_2ms_ours']}/{lt['count']}")
+        add("  worst ratio ours / bare pyoxigraph", lt["worst_ours_vs_bare"], "≤ 2×")
+    if "http" in r:
+        h = r["http"]
+        for name in (
+            "yili-kg serve",
+            "rdflib-endpoint --store default",
+            "rdflib-endpoint --store Oxigraph",
+        ):
+            x = h.get(name, {})
+            if "throughput_rps" in x:
+                add(
+                    f"HTTP {name} (req/s, p50/p99 ms)",
+                    x["throughput_rps"],
+                    f"{x.get('p50_ms')}/{x.get('p99_ms')} ms, {x['errors']} errors",
+                )
+        for store in ("default", "Oxigraph"):
+            if f"throughput_ratio_vs_{store}" in h:
+                add(
+                    f"  throughput ours / rdflib-endpoint {store}",
+                    h[f"throughput_ratio_vs_{store}"],
+                    "≥ 10×",
+                )
+    if "growth" in r:
+        for factor, g in r["growth"].items():
+            if "quads" not in g:
+                continue
+            reason = g.get("reasoning", {})
+            add(
+                f"growth {factor}: quads, load s, canned p50 ms",
+                g["quads"],
+                f"{g['load_seconds']} s, {g['canned_p50_ms_median']} ms, reasoning "
+                f"{reason.get('seconds', reason.get('error'))} s / "
+                f"{reason.get('peak_rss_mb')} MB",
+            )
+    for name in SECTIONS:
+        if isinstance(r.get(name), dict) and "error" in r[name] and len(r[name]) == 1:
+            add(f"{name}: FAILED", r[name]["error"])
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,130 @@
+"""Work the benchmark runs in a process of its own, so that time and peak memory are its own.
+
+    python -m bench.child reason {ours|owlrl|reasonable} DATASET.nq OUT.json
+    python -m bench.child build BUILD_DIR OUT.json
+
+Each writes its measurements (and, for reasoning, the contract inferences) as JSON.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from pathlib import Path
+
+from bench.contract import contract_triples, events_of, noise_count
+from bench.timing import peak_rss_mb
+
+GRAPHS = "https://w3id.org/yili/graph/"
+
+
+def _input_graphs(dataset: Path):
+    """The asserted graph and the ontology: what every reasoner is given."""
+    from rdflib import Graph, URIRef
+
+    from yili_kg.service.export import load_dataset
+
+    ds = load_dataset(dataset)
+    asserted, ontology = Graph(), Graph()
+    for t in ds.graph(URIRef(GRAPHS + "asserted")):
+        asserted.add(t)
+    for t in ds.graph(URIRef(GRAPHS + "ontology")):
+        ontology.add(t)
+    return asserted, ontology
+
+
+def reason(which: str, dataset: Path) -> dict:
+    asserted, ontology = _input_graphs(dataset)
+    events = events_of(asserted)
+    loaded_rss = peak_rss_mb()
+    if which == "ours":
+        from yili_kg.loaders.reason import materialize, tbox_entailments
+
+        started = time.perf_counter()
+        tbox = tbox_entailments(ontology)
+        inferred = materialize(asserted, ontology, tbox)
+        seconds = time.perf_counter() - started
+        closure = [*asserted, *ontology, *tbox, *inferred]
+        added = len(inferred) + len(tbox)
+        noise = noise_count(inferred)
+    elif which == "owlrl":
+        import owlrl
+        from rdflib import Graph
+
+        graph = Graph()
+        for t in asserted:
+            graph.add(t)
+        for t in ontology:
+            graph.add(t)
+        before = len(graph)
+        started = time.perf_counter()
+        owlrl.DeductiveClosure(owlrl.OWLRL_Semantics).expand(graph)
+        seconds = time.perf_counter() - started
+        closure = list(graph)
+        added = len(graph) - before
+        noise = noise_count(closure)
+    elif which == "reasonable":
+        import reasonable
+
+        reasoner = reasonable.PyReasoner()
+        started = time.perf_counter()
+        reasoner.from_graph(asserted)
+        reasoner.from_graph(ontology)
+        closure = reasoner.reason()
+        seconds = time.perf_counter() - started
+        added = len(closure) - len(asserted) - len(ontology)
+        noise = {"literal_subjects": None, "same_as_self": None}
+    else:
+        raise SystemExit(f"unknown reasoner {which!r}")
+    contract = sorted(" ".join(t) for t in contract_triples(closure, events))
+    return {
+        "reasoner": which,
+        "input_triples": len(asserted) + len(ontology),
+        "seconds": round(seconds, 3),
+        "added_triples": added,
+        "noise": noise,
+        "peak_rss_mb": peak_rss_mb(),
+        "rss_after_loading_mb": loaded_rss,
+        "contract": contract,
+    }
+
+
+def build(build_dir: Path) -> dict:
+    from yili_kg.loaders.build import run_build
+
+    stages: dict[str, dict] = {}
+    started: dict[str, float] = {}
+
+    def progress(stage: str, state: str) -> None:
+        if state == "start":
+            started[stage] = time.perf_counter()
+        elif state == "done":
+            stages[stage] = {
+                "seconds": round(time.perf_counter() - started[stage], 3),
+                "peak_rss_mb_so_far": peak_rss_mb(),
+            }
+
+    begun = time.perf_counter()
+    report = run_build(build_dir, progress=progress, force=True)
+    return {
+        "seconds": round(time.perf_counter() - begun, 3),
+        "peak_rss_mb": peak_rss_mb(),
+        "stages": stages,
+        "summary": report.summary(),
+    }
+
+
+def main(argv: list[str]) -> None:
+    if argv[0] == "reason":
+        result = reason(argv[1], Path(argv[2]))
+        Path(argv[3]).write_text(json.dumps(result, ensure_ascii=False), encoding="utf-8")
+    elif argv[0] == "build":
+        result = build(Path(argv[1]))
+        Path(argv[2]).write_text(json.dumps(result, ensure_ascii=False), encoding="utf-8")
+    else:
+        raise SystemExit(__doc__)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

@@ -1,0 +1,530 @@
+"""The benchmark's sections. Each returns a dict of figures; ratios are taken in the same run.
+
+1. build       seconds and peak memory per stage (a build from clean, in its own process)
+2. reasoning   our reasoning vs a plain owlrl closure vs ``reasonable``; contract triples compared
+3. cold start  process start → first answer: ``yili-kg serve``, rdflib-endpoint, bare pyoxigraph
+4. latency     every canned query in-process: our stores, plain rdflib, bare pyoxigraph
+5. http        throughput and latency on loopback: our server vs rdflib-endpoint
+6. growth      the dataset ×1, ×4, ×16: loading, reasoning, memory and query latency
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+from pathlib import Path
+
+from bench.timing import measure, peak_rss_mb, ratio, summary
+
+HERE = Path(__file__).resolve().parent
+PYTHON = sys.executable
+
+
+def _child(args: list[str], timeout: float) -> dict:
+    """Run ``python -m bench.child ARGS OUT.json`` and read its figures (or the failure)."""
+    with tempfile.TemporaryDirectory() as folder:
+        out = Path(folder) / "out.json"
+        started = time.perf_counter()
+        try:
+            subprocess.run(
+                [PYTHON, "-m", "bench.child", *args, str(out)],
+                check=True,
+                timeout=timeout,
+                cwd=HERE.parent,
+            )
+        except subprocess.TimeoutExpired:
+            return {"error": f"did not finish in {timeout:g} s"}
+        except subprocess.CalledProcessError as exc:
+            return {"error": f"failed with exit code {exc.returncode}"}
+        result = json.loads(out.read_text(encoding="utf-8"))
+        result["wall_seconds"] = round(time.perf_counter() - started, 3)
+        return result
+
+
+# ------------------------------------------------------------------------------ 1. build
+
+
+def build(build_dir: Path) -> dict:
+    """A build from clean in its own process: seconds and peak memory per stage."""
+    return _child(["build", str(build_dir)], timeout=600)
+
+
+# --------------------------------------------------------------------------- 2. reasoning
+
+
+def reasoning(dataset: Path, plain: bool = True) -> dict:
+    """Ours vs plain owlrl vs reasonable, each in its own process, on the same input.
+
+    Every reasoner's contract inferences (bench/contract.py) are compared with ours: the
+    figure that matters is the time for the *same* contract triples.
+    """
+    runs = {"ours": _child(["reason", "ours", str(dataset)], timeout=600)}
+    if plain:
+        runs["owlrl"] = _child(["reason", "owlrl", str(dataset)], timeout=900)
+    try:
+        import reasonable  # noqa: F401
+
+        runs["reasonable"] = _child(["reason", "reasonable", str(dataset)], timeout=600)
+    except ImportError:
+        runs["reasonable"] = {"error": "reasonable is not installed (pip install reasonable)"}
+    ours = set(runs["ours"].get("contract", []))
+    result: dict = {}
+    for name, run in runs.items():
+        contract = set(run.pop("contract", []))
+        entry = {k: v for k, v in run.items()}
+        if "error" not in run:
+            entry["contract_triples"] = len(contract)
+            entry["missing_vs_ours"] = len(ours - contract)
+            entry["extra_vs_ours"] = len(contract - ours)
+            entry["same_contract_as_ours"] = contract == ours
+            entry["missing_examples"] = sorted(ours - contract)[:3]
+        result[name] = entry
+    for peer in ("owlrl", "reasonable"):
+        if "seconds" in result.get(peer, {}):
+            result[f"speedup_vs_{peer}"] = ratio(result[peer]["seconds"], result["ours"]["seconds"])
+    return result
+
+
+# -------------------------------------------------------------------------- 3. cold start
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _wait_for(url: str, started: float, process: subprocess.Popen, limit: float = 120) -> float:
+    """Seconds from ``started`` until ``url`` answers 200."""
+    while time.perf_counter() - started < limit:
+        if process.poll() is not None:
+            raise RuntimeError(f"the server exited with {process.returncode}")
+        try:
+            with urllib.request.urlopen(url, timeout=5) as response:
+                if response.status == 200:
+                    response.read()
+                    return time.perf_counter() - started
+        except urllib.error.HTTPError as exc:
+            exc.close()
+            if exc.code in (400, 404, 405):  # up, but not answering this: waiting won't help
+                raise RuntimeError(f"{url} answered {exc.code}") from exc
+            time.sleep(0.01)
+        except (urllib.error.URLError, ConnectionError, TimeoutError):
+            time.sleep(0.01)
+    raise RuntimeError(f"{url} did not answer in {limit} s")
+
+
+ASK = urllib.parse.urlencode({"query": "ASK { ?s ?p ?o }"})
+PEER_PATH = "/"  # rdflib-endpoint 0.6 serves SPARQL at the root (its /sparql is a 404)
+
+
+def start_ours(build_dir: Path, port: int, workers: int = 2) -> subprocess.Popen:
+    return subprocess.Popen(
+        [
+            PYTHON,
+            "-m",
+            "yili_kg.service.cli",
+            "serve",
+            "--build-dir",
+            str(build_dir),
+            "--no-build",
+            "--port",
+            str(port),
+            "--workers",
+            str(workers),
+            "--threads",
+            "8",
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+
+
+def start_peer(dataset: Path, port: int, store: str = "default") -> subprocess.Popen:
+    return subprocess.Popen(
+        [
+            "rdflib-endpoint",
+            "serve",
+            str(dataset),
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--store",
+            store,
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+
+
+RUNNING_PEERS: dict[str, tuple[subprocess.Popen, int]] = {}  # store → (process, port)
+
+
+def stop_peers() -> None:
+    """Stop the rdflib-endpoint servers left running by cold_start for http."""
+    while RUNNING_PEERS:
+        _stop(RUNNING_PEERS.popitem()[1][0])
+
+
+def _stop(process: subprocess.Popen) -> None:
+    process.terminate()
+    try:
+        process.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+
+
+def cold_start(build_dir: Path, repeat: int = 3) -> dict:
+    """Process start → first answered query, ``repeat`` times each (median)."""
+    dataset = build_dir / "yili_kg.nq"
+    result: dict = {}
+
+    def ours() -> float:
+        port = free_port()
+        started = time.perf_counter()
+        process = start_ours(build_dir, port)
+        try:
+            return _wait_for(f"http://127.0.0.1:{port}/sparql?{ASK}", started, process)
+        finally:
+            _stop(process)
+
+    def peer(store: str):
+        def run() -> float:
+            port = free_port()
+            started = time.perf_counter()
+            process = start_peer(dataset, port, store)
+            try:
+                seconds = _wait_for(
+                    f"http://127.0.0.1:{port}{PEER_PATH}?{ASK}", started, process, limit=300
+                )
+            except BaseException:
+                _stop(process)
+                raise
+            # kept running for the http section: a peer's start costs minutes on this data
+            RUNNING_PEERS[store] = (process, port)
+            return seconds
+
+        return run
+
+    def bare() -> float:
+        code = (
+            "import pyoxigraph as ox, sys; s = ox.Store(); "
+            "s.bulk_load(path=sys.argv[1], format=ox.RdfFormat.N_QUADS); "
+            "print(bool(s.query('ASK { GRAPH ?g { ?s ?p ?o } }')))"
+        )
+        started = time.perf_counter()
+        subprocess.run([PYTHON, "-c", code, str(dataset)], check=True, capture_output=True)
+        return time.perf_counter() - started
+
+    runs = {
+        "yili-kg serve": ours,
+        "rdflib-endpoint": peer("default"),
+        "rdflib-endpoint --store Oxigraph": peer("Oxigraph"),
+        "bare pyoxigraph (load + ASK)": bare,
+    }
+    for name, run in runs.items():
+        try:
+            times = [run() for _ in range(repeat if "rdflib-endpoint" not in name else 1)]
+            result[name] = {"seconds": round(sorted(times)[len(times) // 2], 3), "n": len(times)}
+        except Exception as exc:  # a peer that will not start is a finding, not a crash
+            result[name] = {"error": f"{type(exc).__name__}: {exc}"}
+    ours_s = result["yili-kg serve"].get("seconds")
+    for name in runs:
+        if name != "yili-kg serve" and "seconds" in result[name] and ours_s:
+            result[name]["ratio_to_ours"] = ratio(result[name]["seconds"], ours_s)
+    return result
+
+
+# ---------------------------------------------------------------------------- 4. latency
+
+
+def canned_texts(store) -> dict[str, tuple[str, dict]]:
+    """Every canned query with its default parameters: (text with VALUES bound, bindings)."""
+    from yili_kg.service.queries import bindings_for, load_queries
+    from yili_kg.service.store import bind_values
+
+    out = {}
+    for name, query in load_queries().items():
+        bindings = bindings_for(query, {}, store)
+        out[name] = (query.sparql, bindings, bind_values(query.sparql, bindings))
+    return out
+
+
+def latency(build_dir: Path, rdflib_budget: float = 3.0) -> dict:
+    """Every canned query in-process, on each store; medians and p95 in ms."""
+    import pyoxigraph as ox
+
+    from yili_kg.service.export import load_dataset
+    from yili_kg.service.store import open_store
+
+    ours = open_store(build_dir, "oxigraph")
+    bare = ox.Store.read_only(str(build_dir / "oxigraph"))
+    plain = load_dataset(build_dir / "yili_kg.nq")
+    plain.default_union = True
+    queries = canned_texts(ours)
+    rows = {}
+    for name, (sparql, bindings, text) in queries.items():
+
+        def consume_bare(text=text):
+            result = bare.query(text, use_default_graph_as_union=True)
+            if isinstance(result, ox.QuerySolutions):
+                return [[s[v] for v in result.variables] for s in result]
+            return result
+
+        def consume_plain(text=text):
+            return list(plain.query(text))
+
+        row = {
+            "ours (oxigraph)": measure(lambda s=sparql, b=bindings: ours.query(s, b)),
+            "bare pyoxigraph": measure(consume_bare),
+            # rdflib takes up to seconds a query: no warm-up, a few runs within a budget
+            "plain rdflib Dataset": measure(
+                consume_plain, repeat=3, warmup=0, budget=rdflib_budget
+            ),
+        }
+        row["ours_vs_bare"] = ratio(
+            row["ours (oxigraph)"]["p50_ms"], row["bare pyoxigraph"]["p50_ms"]
+        )
+        row["plain_rdflib_vs_ours"] = ratio(
+            row["plain rdflib Dataset"]["p50_ms"], row["ours (oxigraph)"]["p50_ms"]
+        )
+        rows[name] = row
+    # the service's canned path: the LRU of answers keyed by dataset version and parameters
+    from yili_kg.service.app import create_app
+
+    app = create_app({"BUILD_DIR": str(build_dir), "WORKERS": 1})
+    try:
+        client = app.test_client()
+        for name in queries:
+            client.get(f"/queries/{name}?format=json")
+            rows[name]["service, cached (Flask in-process)"] = measure(
+                lambda n=name: client.get(f"/queries/{n}?format=json").get_data()
+            )
+    finally:
+        app.extensions["yili"].pool.close()
+    p50s = [r["ours (oxigraph)"]["p50_ms"] for r in rows.values()]
+    return {
+        "queries": rows,
+        "worst_p50_ms_ours": max(p50s),
+        "queries_under_2ms_ours": sum(p <= 2 for p in p50s),
+        "worst_ours_vs_bare": max(r["ours_vs_bare"] or 0 for r in rows.values()),
+        "count": len(rows),
+    }
+
+
+# ------------------------------------------------------------------------------- 5. HTTP
+
+
+def _mix(store) -> list[tuple[str, str]]:
+    """The request mix: every canned query, and the same questions as raw SPARQL.
+
+    Each entry is (our URL path, the SPARQL text the peer gets for the same answer).
+    """
+    mix = []
+    for name, (_, _, text) in canned_texts(store).items():
+        if name == "next-acts":  # a 1 s path query: it would measure one query, not a mix
+            continue
+        mix.append((f"/queries/{name}?format=json", text))
+        mix.append(("/sparql?" + urllib.parse.urlencode({"query": text}), text))
+    return mix
+
+
+def load(
+    base: str,
+    paths: list[str],
+    clients: int,
+    duration: float,
+    max_requests: int,
+    post_peer: bool = False,
+) -> dict:
+    """A bounded load: ``clients`` threads cycling through ``paths`` until either limit."""
+    latencies: list[float] = []
+    errors = 0
+    lock = threading.Lock()
+    deadline = time.perf_counter() + duration
+    counter = iter(range(max_requests))
+
+    def client(offset: int) -> None:
+        nonlocal errors
+        i = offset
+        while time.perf_counter() < deadline:
+            with lock:
+                if next(counter, None) is None:
+                    return
+            path = paths[i % len(paths)]
+            i += 1
+            request = urllib.request.Request(
+                base + path, headers={"Accept": "application/sparql-results+json"}
+            )
+            started = time.perf_counter()
+            try:
+                with urllib.request.urlopen(request, timeout=60) as response:
+                    response.read()
+                    ok = response.status == 200
+            except (urllib.error.URLError, ConnectionError, TimeoutError):
+                ok = False
+            elapsed = time.perf_counter() - started
+            with lock:
+                if ok:
+                    latencies.append(elapsed)
+                else:
+                    errors += 1
+
+    started = time.perf_counter()
+    threads = [threading.Thread(target=client, args=(k * 7,)) for k in range(clients)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    wall = time.perf_counter() - started
+    result = {
+        "requests": len(latencies),
+        "errors": errors,
+        "seconds": round(wall, 2),
+        "throughput_rps": round(len(latencies) / wall, 1),
+    }
+    if latencies:
+        result.update(summary(latencies))
+    return result
+
+
+def http(build_dir: Path, clients: int = 8, duration: float = 20.0) -> dict:
+    """Our server vs rdflib-endpoint (both stores) on the same data and questions."""
+    from yili_kg.service.store import open_store
+
+    mix = _mix(open_store(build_dir, "oxigraph"))
+    ours_paths = [p for p, _ in mix]
+    peer_paths = [PEER_PATH + "?" + urllib.parse.urlencode({"query": t}) for _, t in mix]
+    result: dict = {"mix": len(mix), "clients": clients}
+    port = free_port()
+    process = start_ours(build_dir, port, workers=2)
+    try:
+        _wait_for(f"http://127.0.0.1:{port}/sparql?{ASK}", time.perf_counter(), process)
+        base = f"http://127.0.0.1:{port}"
+        load(base, ours_paths, clients, 5.0, len(ours_paths) * 2)  # warm-up
+        result["yili-kg serve"] = load(base, ours_paths, clients, duration, 100_000)
+    finally:
+        _stop(process)
+    for store in ("default", "Oxigraph"):
+        name = f"rdflib-endpoint --store {store}"
+        if store in RUNNING_PEERS:  # started (and timed) by cold_start
+            process, port = RUNNING_PEERS.pop(store)
+        else:
+            port = free_port()
+            process = start_peer(build_dir / "yili_kg.nq", port, store)
+        try:
+            _wait_for(
+                f"http://127.0.0.1:{port}{PEER_PATH}?{ASK}", time.perf_counter(), process, limit=300
+            )
+            base = f"http://127.0.0.1:{port}"
+            load(base, peer_paths[:4], clients, 5.0, 8)  # warm-up
+            result[name] = load(base, peer_paths, clients, duration, 100_000)
+        except RuntimeError as exc:
+            result[name] = {"error": str(exc)}
+        finally:
+            _stop(process)
+        if "throughput_rps" in result[name] and result[name]["throughput_rps"]:
+            result[f"throughput_ratio_vs_{store}"] = ratio(
+                result["yili-kg serve"]["throughput_rps"], result[name]["throughput_rps"]
+            )
+    return result
+
+
+# ----------------------------------------------------------------------------- 6. growth
+
+
+def replicate(dataset: Path, copies: int, out: Path) -> int:
+    """The dataset ``copies`` times, each copy's resources under ``…/id/copyN/``."""
+    marker = "<https://w3id.org/yili/id/"
+    lines = dataset.read_text(encoding="utf-8").splitlines()
+    written = 0
+    with out.open("w", encoding="utf-8") as handle:
+        for copy in range(copies):
+            replacement = marker if copy == 0 else f"{marker}copy{copy}/"
+            for line in lines:
+                if copy and marker not in line:
+                    continue  # ontology and vocabulary: one copy is enough
+                handle.write(line.replace(marker, replacement) + "\n")
+                written += 1
+    return written
+
+
+def growth(build_dir: Path, factors=(1, 4, 16), reason_up_to: int = 16) -> dict:
+    """Cost at ×1, ×4, ×16: store load, reasoning (own process), memory, canned query p50."""
+    import pyoxigraph as ox
+
+    from yili_kg.service.store import OxigraphStore
+
+    queries = canned_texts(OxigraphStore(ox.Store.read_only(str(build_dir / "oxigraph"))))
+    result: dict = {}
+    with tempfile.TemporaryDirectory() as folder:
+        for factor in factors:
+            path = Path(folder) / f"x{factor}.nq"
+            quads = replicate(build_dir / "yili_kg.nq", factor, path)
+            store = ox.Store()
+            started = time.perf_counter()
+            store.bulk_load(path=str(path), format=ox.RdfFormat.N_QUADS)
+            load_s = time.perf_counter() - started
+            ours = OxigraphStore(store)
+            p50 = {
+                name: measure(
+                    lambda s=sparql, b=bindings, o=ours: o.query(s, b), repeat=7, warmup=1, budget=5
+                )["p50_ms"]
+                for name, (sparql, bindings, _) in queries.items()
+            }
+            entry = {
+                "quads": quads,
+                "load_seconds": round(load_s, 3),
+                "canned_p50_ms": p50,
+                "canned_p50_ms_median": sorted(p50.values())[len(p50) // 2],
+                "bench_process_peak_rss_mb": peak_rss_mb(),
+            }
+            if factor <= reason_up_to:
+                run = _child(["reason", "ours", str(path)], timeout=900)
+                run.pop("contract", None)
+                entry["reasoning"] = run
+            result[f"x{factor}"] = entry
+            del store, ours  # free the copy before the next size
+    base = result[f"x{factors[0]}"]
+    for factor in factors[1:]:
+        entry = result[f"x{factor}"]
+        entry["load_growth"] = ratio(entry["load_seconds"], base["load_seconds"])
+        entry["canned_p50_growth"] = ratio(
+            entry["canned_p50_ms_median"], base["canned_p50_ms_median"]
+        )
+        if "seconds" in entry.get("reasoning", {}) and "seconds" in base.get("reasoning", {}):
+            entry["reasoning_growth"] = ratio(
+                entry["reasoning"]["seconds"], base["reasoning"]["seconds"]
+            )
+            entry["reasoning_memory_growth"] = ratio(
+                entry["reasoning"]["peak_rss_mb"], base["reasoning"]["peak_rss_mb"]
+            )
+    return result
+
+
+def environment() -> dict:
+    import platform
+
+    import owlrl
+    import pyoxigraph
+    import rdflib
+
+    return {
+        "python": platform.python_version(),
+        "cpus": os.cpu_count(),
+        "rdflib": rdflib.__version__,
+        "pyoxigraph": pyoxigraph.__version__,
+        "owlrl": getattr(owlrl, "__version__", "?"),
+        "machine": platform.machine(),
+    }

@@ -1,0 +1,57 @@
+"""Timing helpers: medians and tails over repeated runs after a warm-up, and peak memory."""
+
+from __future__ import annotations
+
+import resource
+import statistics
+import time
+from collections.abc import Callable
+
+
+def percentile(values: list[float], q: float) -> float:
+    """The q-th percentile (0–100) by nearest rank."""
+    ordered = sorted(values)
+    rank = max(0, min(len(ordered) - 1, round(q / 100 * len(ordered) + 0.5) - 1))
+    return ordered[rank]
+
+
+def summary(seconds: list[float]) -> dict:
+    """Median, p95, p99 and count of a list of durations, in milliseconds."""
+    ms = [s * 1000 for s in seconds]
+    return {
+        "p50_ms": round(statistics.median(ms), 3),
+        "p95_ms": round(percentile(ms, 95), 3),
+        "p99_ms": round(percentile(ms, 99), 3),
+        "n": len(ms),
+    }
+
+
+def measure(
+    run: Callable[[], object], repeat: int = 20, warmup: int = 2, budget: float = 10.0
+) -> dict:
+    """Run ``run`` ``warmup`` times untimed, then up to ``repeat`` times or ``budget`` seconds."""
+    for _ in range(warmup):
+        run()
+    times: list[float] = []
+    deadline = time.perf_counter() + budget
+    while len(times) < repeat and (not times or time.perf_counter() < deadline):
+        started = time.perf_counter()
+        run()
+        times.append(time.perf_counter() - started)
+    return summary(times)
+
+
+def timed(run: Callable[[], object]) -> tuple[float, object]:
+    """(seconds, result) of one call."""
+    started = time.perf_counter()
+    result = run()
+    return time.perf_counter() - started, result
+
+
+def peak_rss_mb() -> float:
+    """This process's peak resident memory so far, MB (Linux reports KiB)."""
+    return round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
+
+
+def ratio(slow: float, fast: float) -> float | None:
+    return round(slow / fast, 1) if fast else None
