@@ -604,10 +604,10 @@ class ClauseReader:
         verbs = [e for e in self.events if not e.modifier]
         if verbs:
             for event in verbs:
-                event.fields["like"] = (phrase,)
+                event.set("like", phrase)  # set() leaves out an empty phrase (a clause ending 如)
         else:
             event = self.new_event("如")
-            event.fields["like"] = (phrase,)
+            event.set("like", phrase)
         return len(tokens) - i
 
     def pronoun(self) -> None:
@@ -624,6 +624,8 @@ class ClauseReader:
                 return
 
     def speech(self, content: str) -> None:
+        if not content:  # 「」 or a 「 left open at the end: nothing is said
+            return
         last = self.events[-1] if self.events else None
         if last is not None and self.is_a(last.kind, *SPEECH) and "say" not in last.fields:
             last.fields["say"] = (content,)

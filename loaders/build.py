@@ -15,6 +15,7 @@ import hashlib
 import json
 import os
 import platform
+import re
 import tempfile
 import time
 from collections.abc import Callable
@@ -23,7 +24,7 @@ from importlib import metadata, resources
 from pathlib import Path
 
 from yili_kg.loaders.corpus import corpus_dir, sha256_of, verify
-from yili_kg.loaders.errors import ChecksumError
+from yili_kg.loaders.errors import ChecksumError, InconsistencyError
 
 DATASET_NAME = "yili_kg.nq"
 MANIFEST_NAME = "manifest.json"
@@ -64,9 +65,17 @@ def code_version() -> str:
     return digest.hexdigest()[:16]
 
 
+def ontology_dir() -> Path:
+    """The ontology modules: ``$YILI_ONTOLOGY`` if set (a scratch copy: tests of bad input, as
+    ``$YILI_CORPUS`` for the corpus), else the ones shipped in the package."""
+    env = os.environ.get("YILI_ONTOLOGY")
+    if env:
+        return Path(env)
+    return Path(str(resources.files("yili_kg.ontology")))
+
+
 def ontology_files() -> list[Path]:
-    folder = Path(str(resources.files("yili_kg.ontology")))
-    return sorted(folder.glob("*.ttl"))
+    return sorted(ontology_dir().glob("*.ttl"))
 
 
 def files_digest(paths: list[Path]) -> str:
@@ -224,7 +233,10 @@ def run_build(build_dir: Path | None = None, progress=None, force: bool = False)
         if progress:
             progress(stage.name, "start")
         inputs = {name: _load(graphs, name) for name in stage.needs}
-        graph = stage.run(inputs)
+        try:
+            graph = stage.run(inputs)
+        except InconsistencyError as exc:
+            raise located(exc) from exc
         atomic_write(
             path,
             lambda h, g=graph: h.write(g.serialize(format="nt", encoding="utf-8")),
@@ -297,3 +309,47 @@ def _load(graphs: dict, name: str):
         graphs[name] = graph
         return graph
     return value
+
+
+def locate(resource: str) -> str | None:
+    """Where a resource is stated, as ``file:line``: the ontology module that says it (as a
+    subject first, else anywhere), or, for an event, its clause's annotation record."""
+    mentions: list[str] = []
+    for path in ontology_files():
+        lines = path.read_text(encoding="utf-8").splitlines()
+        spellings = [f"<{resource}>"]
+        for line in lines:
+            match = re.match(r"\s*@prefix\s+([\w-]*):\s*<([^>]*)>", line)
+            if match and resource.startswith(match.group(2)):
+                local = resource[len(match.group(2)) :]
+                if re.fullmatch(r"[\w.-]+", local):
+                    spellings.append(f"{match.group(1)}:{local}")
+        pattern = re.compile(
+            "(?<![\\w:<-])(?:" + "|".join(re.escape(s) for s in spellings) + ")(?![\\w:-])"
+        )
+        for number, line in enumerate(lines, start=1):
+            code = line.split(" #", 1)[0]
+            if line.lstrip().startswith("#") or not pattern.search(code):
+                continue
+            if pattern.match(code):  # the statement's subject: where it is declared
+                return f"{path}:{number}"
+            mentions.append(f"{path}:{number}")
+    if mentions:
+        return mentions[0]
+    event = re.search(r"/event/(jing|ji)-([\d.]+)-\d+$", resource)
+    if event:
+        from yili_kg.loaders.annotations import read_layer
+
+        record = read_layer().get(f"{event.group(1)}/{event.group(2)}")
+        if record is not None and getattr(record, "path", None):
+            return f"{record.path}:{record.line}"
+    return None
+
+
+def located(error: InconsistencyError) -> InconsistencyError:
+    """The reasoner's error with the place of its first culprit put first, as a file error's."""
+    for resource in error.resources:
+        place = locate(resource)
+        if place:
+            return InconsistencyError(f"{place}: {error}", error.resources)
+    return error

@@ -66,6 +66,15 @@ class Placed:
     iri: URIRef
     phase: int
     sentence: str
+    path: str = ""  # the annotation file and line of a reviewed record, for error messages
+    line: int = 0
+
+    def error(self, message: str) -> SourceError:
+        """An error naming the record's file and line (or, for an automatic one, its clause)."""
+        where = f"{self.clause} (event {self.index})"
+        if self.path:
+            return SourceError(self.path, f"{where}: {message}", self.line or None)
+        return SourceError(where, message)
 
 
 def resolve_term(lexicon: Lexicon, categories: str, value: str) -> URIRef | None:
@@ -84,7 +93,11 @@ def place_events(records: list[Record], phases: dict[str, int], rite: str) -> li
         for event in record.events:
             if event.modifier:
                 if not placed:
-                    raise SourceError(record.id, "a '+' modifier with no event before it")
+                    raise SourceError(
+                        getattr(record, "path", None) or record.id,
+                        f"{record.id}: a '+' modifier with no event before it",
+                        record.line or None,
+                    )
                 target = placed[-1].event
                 for key, values in event.fields.items():  # a repeated key adds values
                     merged = (*target.fields.get(key, ()), *values)
@@ -101,6 +114,8 @@ def place_events(records: list[Record], phases: dict[str, int], rite: str) -> li
                     iris.event(rite, record.id, index),
                     phases[record.id],
                     record.id.rsplit(".", 1)[0],
+                    str(getattr(record, "path", "") or ""),
+                    record.line,
                 )
             )
     return placed
@@ -130,10 +145,9 @@ def events_graph(
 
 def _event(g: Graph, item: Placed, number: int, lexicon: Lexicon, rite: str) -> None:
     event, node = item.event, item.iri
-    where = f"{item.clause} (event {item.index})"
     kind = lexicon.forms["action"].get(event.kind)
     if kind is None:
-        raise SourceError(where, f"no action class labelled {event.kind!r} in the ontology")
+        raise item.error(f"no action class labelled {event.kind!r} in the ontology")
     g.add((node, RDF.type, lexicon.iri["action"][kind]))
     g.add((node, YL.kind, lexicon.iri["action"][kind]))
     g.add((node, YL.derivedFrom, iris.passage(rite, item.clause)))
@@ -147,7 +161,7 @@ def _event(g: Graph, item: Placed, number: int, lexicon: Lexicon, rite: str) -> 
         for value in event.fields.get(key, ()):
             term = resolve_term(lexicon, "role", value)
             if term is None:
-                raise SourceError(where, f"{key}={value}: no role labelled {value!r}")
+                raise item.error(f"{key}={value}: no role labelled {value!r}")
             g.add((node, prop, term))
     if kind in KIND_THEME and "theme" not in event.fields:
         g.add((node, YL.theme, lexicon.iri["object"][KIND_THEME[kind]]))
@@ -155,7 +169,7 @@ def _event(g: Graph, item: Placed, number: int, lexicon: Lexicon, rite: str) -> 
     for value in event.fields.get("theme", ()):
         term = resolve_term(lexicon, "object", value)
         if term is None:
-            raise SourceError(where, f"theme={value}: no object labelled {value!r}")
+            raise item.error(f"theme={value}: no object labelled {value!r}")
         g.add((node, YL.theme, term))
     for key, (prop, text_prop) in PLACE_KEYS.items():
         for value in event.fields.get(key, ()):
@@ -168,7 +182,7 @@ def _event(g: Graph, item: Placed, number: int, lexicon: Lexicon, rite: str) -> 
         for value in event.fields.get(key, ()):
             term = resolve_term(lexicon, "direction", value)
             if term is None:
-                raise SourceError(where, f"{key}={value}: no direction labelled {value!r}")
+                raise item.error(f"{key}={value}: no direction labelled {value!r}")
             g.add((node, prop, term))
     if event.get("manner") in MANNERS:
         g.add(

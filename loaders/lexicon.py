@@ -69,13 +69,13 @@ def build_lexicon(graph: Graph) -> Lexicon:
         for node in sorted(nodes):
             labels = _zh(graph, node, RDFS.label)
             if len(labels) != 1:
-                raise SourceError(
-                    "ontology", f"{node} needs exactly one zh-Hant rdfs:label, has {labels}"
+                raise _ontology_error(
+                    node, f"{node} needs exactly one zh-Hant rdfs:label, has {labels}"
                 )
             label = labels[0]
             if label in iri[category] and iri[category][label] != node:
-                raise SourceError(
-                    "ontology",
+                raise _ontology_error(
+                    node,
                     f"two {category} terms labelled {label!r}: {iri[category][label]} and {node}",
                 )
             iri[category][label] = node
@@ -107,3 +107,14 @@ def default_lexicon() -> Lexicon:
     from yili_kg.loaders.ontology import parse_modules
 
     return build_lexicon(parse_modules())
+
+
+def _ontology_error(node, message: str) -> SourceError:
+    """An error about a term, naming the module and line that state it where they can be found."""
+    from yili_kg.loaders.build import locate
+
+    place = locate(str(node))
+    if place:
+        path, _, line = place.rpartition(":")
+        return SourceError(path, message, int(line))
+    return SourceError("ontology", message)

@@ -179,9 +179,11 @@ def split_passages(raw: str) -> Iterator[Passage]:  # 分段分句分讀
             heading_end = line_start + len(JI_MARK)
             yield _unit(raw, reading, "ji/0", "heading", "ji", line_start, heading_end, None)
             body_start = heading_end + 1
+        p_start, p_end = _strip(raw, body_start, line_start + len(line))
+        if p_start >= p_end:  # a line of nothing but 記。 (or spaces): no paragraph
+            continue
         numbers[division] += 1
         pid = f"{division}/{numbers[division]}"
-        p_start, p_end = _strip(raw, body_start, line_start + len(line))
         yield _unit(
             raw, reading, pid, "paragraph", division, p_start, p_end + _closing(raw, p_end), None
         )

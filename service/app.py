@@ -10,7 +10,8 @@ JSON-parsed, e.g. ``YILI_QUERY_TIMEOUT=5``):
 ``MAX_QUERY_CHARS``  longest accepted query text (20000)
 ``MAX_CONTENT_LENGTH`` largest accepted request body, bytes (65536)
 ``WORKERS``          query worker processes, the concurrency cap (2)
-``QUEUE_TIMEOUT``    seconds a request waits for a free worker before a 503 (5)
+``QUEUE_TIMEOUT``    seconds a request waits for a free worker before a 503 (the query time limit
+                     + 1 s: by then a runaway holding the worker has been stopped)
 ``WORKER_MEMORY``    MiB of data a query worker may hold; past it the query ends in a 503 (1024)
 ``EXTRA_GRAPHS``     {graph IRI: file} loaded beside the dataset (tests: W3C data)
 """
@@ -34,7 +35,7 @@ DEFAULTS = {
     "MAX_QUERY_CHARS": 20000,
     "MAX_CONTENT_LENGTH": 65536,
     "WORKERS": 2,
-    "QUEUE_TIMEOUT": 5.0,
+    "QUEUE_TIMEOUT": None,  # None: QUERY_TIMEOUT + 1
     "WORKER_MEMORY": 1024,
     "EXTRA_GRAPHS": {},
     "CANNED_CACHE": 512,
@@ -97,7 +98,11 @@ def _open_state(app: Flask) -> None:
         app.config["STORE"],
         size=int(app.config["WORKERS"]),
         timeout=float(app.config["QUERY_TIMEOUT"]),
-        queue_timeout=float(app.config["QUEUE_TIMEOUT"]),
+        queue_timeout=float(
+            app.config["QUEUE_TIMEOUT"]
+            if app.config["QUEUE_TIMEOUT"] is not None
+            else float(app.config["QUERY_TIMEOUT"]) + 1.0
+        ),
         extra_graphs=extra,
         memory_mb=int(app.config["WORKER_MEMORY"]),
     )
