@@ -15,7 +15,7 @@ from pathlib import Path
 
 from bench import sections
 
-SECTIONS = ["build", "reasoning", "cold_start", "latency", "http", "growth"]
+SECTIONS = ["build", "reasoning", "cold_start", "latency", "http", "growth", "load"]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -54,6 +54,7 @@ def main(argv: list[str] | None = None) -> int:
             "growth": lambda: sections.growth(
                 build_dir, factors=(1, 4) if args.quick else (1, 4, 16)
             ),
+            "load": lambda: sections.hostile_load(build_dir, seconds=15.0 if args.quick else 30.0),
         }
         try:
             for name, run in plan.items():
@@ -153,6 +154,12 @@ def render(r: dict) -> str:
                 f"{reason.get('seconds', reason.get('error'))} s / "
                 f"{reason.get('peak_rss_mb')} MB",
             )
+    if "load" in r and "error" not in r["load"]:
+        from bench.load import render as render_load
+
+        lines.append("")
+        lines.append("load test (1% hostile requests):")
+        lines.append(render_load(r["load"]))
     for name in SECTIONS:
         if isinstance(r.get(name), dict) and "error" in r[name] and len(r[name]) == 1:
             add(f"{name}: FAILED", r[name]["error"])

@@ -528,3 +528,21 @@ def environment() -> dict:
         "owlrl": getattr(owlrl, "__version__", "?"),
         "machine": platform.machine(),
     }
+
+
+# ------------------------------------------------------------------- 7. load (hardening)
+
+
+def hostile_load(build_dir: Path, seconds: float = 30.0, clients: int = 8) -> dict:
+    """bench/load.py against ``yili-kg serve``: a mix with 1% hostile requests (issue 8)."""
+    from bench.load import run_load
+
+    port = free_port()
+    process = start_ours(build_dir, port, workers=2)
+    try:
+        _wait_for(f"http://127.0.0.1:{port}/sparql?{ASK}", time.perf_counter(), process)
+        return run_load(
+            f"http://127.0.0.1:{port}", seconds=seconds, clients=clients, pid=process.pid
+        )
+    finally:
+        _stop(process)
