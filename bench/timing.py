@@ -41,6 +41,34 @@ def measure(
     return summary(times)
 
 
+class OverLimit(Exception):
+    """A single run took longer than its cap (see :func:`capped`)."""
+
+
+def capped(run: Callable[[], object], seconds: float) -> Callable[[], object]:
+    """``run``, interrupted by SIGALRM after ``seconds`` (raises :class:`OverLimit`).
+
+    For the pure-Python peer (rdflib's SPARQL engine), whose slowest canned queries run for
+    minutes: the interpreter checks for signals between bytecodes, so the run stops there.
+    Main thread only, Unix only.
+    """
+    import signal
+
+    def on_alarm(signum, frame):
+        raise OverLimit(f"over {seconds:g} s")
+
+    def wrapped():
+        previous = signal.signal(signal.SIGALRM, on_alarm)
+        signal.setitimer(signal.ITIMER_REAL, seconds)
+        try:
+            return run()
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, previous)
+
+    return wrapped
+
+
 def timed(run: Callable[[], object]) -> tuple[float, object]:
     """(seconds, result) of one call."""
     started = time.perf_counter()

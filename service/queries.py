@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import functools
 import re
+import threading
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
@@ -142,17 +143,32 @@ def queries_dir() -> Path:
     return Path(str(resources.files("yili_kg.queries")))
 
 
-@cache
+_LOADING = threading.Lock()
+
+
 def load_queries(folder: Path | None = None) -> dict[str, CannedQuery]:
-    """Every canned query, checked: metadata parsed and SPARQL prepared (rdflib's parser)."""
+    """Every canned query, checked: metadata parsed and SPARQL prepared (rdflib's parser).
+
+    Loaded once, on first use, by whichever request comes first: the lock makes the others
+    wait for that load rather than parse beside it.
+    """
+    with _LOADING:
+        return _load_queries(folder)
+
+
+@cache
+def _load_queries(folder: Path | None) -> dict[str, CannedQuery]:
     from rdflib.plugins.sparql import prepareQuery
+
+    from yili_kg.service.store import RDFLIB_PARSE_LOCK
 
     folder = folder or queries_dir()
     out = {}
     for path in sorted(folder.glob("*.rq")):
         query = parse_query_file(path.stem, path.read_text(encoding="utf-8"), str(path))
         try:
-            prepareQuery(query.sparql)
+            with RDFLIB_PARSE_LOCK:
+                prepareQuery(query.sparql)
         except Exception as exc:  # pyparsing errors and rdflib's bare Exceptions
             raise QueryFileError(f"{path}: SPARQL does not parse: {exc}") from exc
         out[query.name] = query

@@ -35,6 +35,12 @@ GRAPH_TYPES = {
 }
 
 
+# rdflib's SPARQL parser (pyparsing) is not thread-safe (rdflib #1282): two threads parsing
+# at once garble each other's parse ("Param.postParse2() missing 1 required positional
+# argument"). Every prepareQuery in the service takes this lock.
+RDFLIB_PARSE_LOCK = threading.Lock()
+
+
 class QueryError(YiliError):
     """A query that does not parse, or that the store refuses (status 400)."""
 
@@ -454,7 +460,7 @@ class RdflibStore:
     """rdflib's memory store, the reference: slower, but the one the build itself uses."""
 
     name = "rdflib"
-    _parse_lock = threading.Lock()
+    _parse_lock = RDFLIB_PARSE_LOCK
 
     def __init__(self, dataset):
         self.dataset = dataset

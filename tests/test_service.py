@@ -335,3 +335,25 @@ def test_ontology_page_and_void(client):
     assert "Xian" in page and "獻" in page
     void = Graph().parse(data=client.get("/void").get_data(as_text=True), format="turtle")
     assert any("void" in str(p) for p in void.predicates())
+
+
+def test_first_canned_requests_at_once_all_answer(server):
+    """The canned queries load on first use; eight requests arriving together must not parse
+    beside each other (rdflib's parser is not thread-safe: they garbled each other, 500)."""
+    import threading
+
+    from yili_kg.service.queries import _load_queries
+
+    _load_queries.cache_clear()  # as in a fresh server
+    names = ["bows", "facing", "counts", "phases", "role-acts", "not-done", "pairs", "repeats"]
+    statuses: dict[str, int] = {}
+
+    def ask(name: str) -> None:
+        statuses[name] = http(f"{server}/queries/{name}?format=json")[0]
+
+    threads = [threading.Thread(target=ask, args=(name,)) for name in names]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert statuses == dict.fromkeys(names, 200)
