@@ -226,6 +226,26 @@ def _passage(pid, level, division, witness, reading, start, parent=None) -> Pass
     )
 
 
+def _window(folded: str, words: str, size: int) -> tuple[int, int] | None:
+    """The first ``size`` consecutive characters of ``words`` found in ``folded``."""
+    for start in range(0, len(words) - size + 1):
+        at = folded.find(words[start : start + size])
+        if at >= 0:
+            return at, at + size
+    return None
+
+
+def _note_segment(rows, words: str) -> int | None:
+    """The segment of the first 注 or 疏 that holds ``words`` (folded), if any."""
+    key = fold(words)[:6]
+    if len(key) < 3:
+        return None
+    for row in rows:
+        if row.kind in ("注", "疏") and key in fold(row.text):
+            return row.segment
+    return None
+
+
 def _notes(rows, clauses, clause_segments, segment_spans, raw):
     """Every note row, attached to the clauses of its segment (a 考證 to the words it quotes)."""
     by_segment: dict[int, list[str]] = {}
@@ -240,8 +260,14 @@ def _notes(rows, clauses, clause_segments, segment_spans, raw):
         ordinals[key] = ordinals.get(key, 0) + 1
         if row.kind == "考證":
             words = re.split(r"注|疏", row.text.split("○", 1)[0], maxsplit=1)[0]
-            span = _find(folded, words, 0, len(folded)) if len(words) >= 3 else None
+            span = _find(folded, words, 0, len(folded)) if len(words) >= 2 else None
             source = "words"
+            if span is None:  # the words as the 考證 abbreviates them: any four in a row
+                span = _window(folded, fold(words), 4)
+            if span is None:  # words of a note, not of the 經: the segment of that note
+                segment = _note_segment(rows, words)
+                span = segment_spans.get(segment) if segment else None
+                source = "note-words"
         else:
             span = segment_spans.get(row.segment)
             source = "segment"
