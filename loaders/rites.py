@@ -307,4 +307,37 @@ def rite_graph(slug: str, into=None):
     records = rite_records(slug, lexicon)
     phases = {r.id: layer.passage_phases[r.id][0] for r in records}
     events_graph(records, phases, lexicon, rite=slug, assignments=False, into=graph)
+    if slug in HOST_IS_STEWARD:
+        steward_as_host(graph, layer)
     return graph
+
+
+#: the rites whose 主人 is the ruler's steward, offering in his stead (注: 主人，宰夫也)
+HOST_IS_STEWARD = ("yan", "dashe")
+
+
+def steward_as_host(graph, layer) -> None:
+    """The 宰夫 of the ruler's rites plays the 主人 throughout: a yl:Person with two roles.
+
+    Recorded as :mod:`events` records the man behind 相/司正/司馬 in 鄉射禮: a ``yl:Person``
+    and ``yl:RoleAssignment``s over every phase, one in the role 宰夫 (his office) and one in
+    the role 主人 (what the text calls him).
+    """
+    from rdflib import RDF, RDFS, Literal
+
+    from yili_kg.loaders import iris
+    from yili_kg.loaders.iris import YL
+
+    rite = layer.rite
+    person = iris.person(f"{rite}-zaifu")
+    graph.add((person, RDF.type, YL.Person))
+    info = OTHER_RITES[rite]
+    graph.add((person, RDFS.label, Literal(f"{info.hant}之宰夫", lang="zh-Hant")))
+    graph.add((person, RDFS.label, Literal(f"the steward of the {info.en}", lang="en")))
+    for name, role in (("office", "zaifu"), ("host", "zhuren")):
+        node = iris.ID[f"{rite}/assignment/{name}"]
+        graph.add((node, RDF.type, YL.RoleAssignment))
+        graph.add((node, YL.person, person))
+        graph.add((node, YL.role, iris.term("role", role)))
+        for phase in layer.phases:
+            graph.add((node, YL.inPhase, iris.phase(rite, phase.index)))

@@ -191,3 +191,12 @@ def test_the_annotator_is_measured_on_each_added_rite(rite):
     assert clauses >= 40
     # floors well below the measured figures (README): a regression, not a target
     assert by_field["kind"].f1 >= 0.9 and by_field["agent"].f1 >= 0.55
+
+
+def test_the_host_of_yan_is_the_steward(store):
+    from yili_kg.service.queries import bindings_for, load_queries
+
+    query = load_queries()["role-persons"]
+    rows = store.query(query.sparql, bindings_for(query, {"rite": "燕禮"}, store)).rows
+    roles = {(r["person"].value, r["role"].value) for r in rows}
+    assert ("燕禮之宰夫", "主人") in roles and ("燕禮之宰夫", "宰夫") in roles
