@@ -189,6 +189,18 @@ def alignment_graph(events: list[Graph], lexicon) -> tuple[Graph, dict[tuple[str
     return g, counts
 
 
+def _decimal(score: float) -> str:
+    """The canonical xsd:decimal form of a score to 3 places (1, 0.8, 0.897): every store
+    gives back the same characters.
+
+    >>> _decimal(1.0), _decimal(0.8), _decimal(0.8966)
+    ('1', '0.8', '0.897')
+    """
+    from decimal import Decimal
+
+    return format(Decimal(f"{score:.3f}").normalize(), "f")
+
+
 def _record(g: Graph, x: URIRef, y: URIRef, score: float, first, second, what) -> None:
     local_x = str(x).rsplit(f"/{first}/", 1)[1].replace("/", "-")
     local_y = str(y).rsplit(f"/{second}/", 1)[1].replace("/", "-")
@@ -197,6 +209,6 @@ def _record(g: Graph, x: URIRef, y: URIRef, score: float, first, second, what) -
     g.add((node, RDF.type, YL.Alignment))
     g.add((node, YL.alignedFrom, x))
     g.add((node, YL.alignedTo, y))
-    g.add((node, YL.alignmentScore, Literal(f"{score:.3f}", datatype=XSD.decimal)))
+    g.add((node, YL.alignmentScore, Literal(_decimal(score), datatype=XSD.decimal)))
     g.add((node, YL.alignmentMethod, Literal(METHOD)))
     g.add((node, YL.alignmentOf, Literal(what)))

@@ -208,8 +208,8 @@ def test_xian_uses_jue_other_drinking_uses_zhi(ask):
 
 def test_the_retainer_is_xiang_sizheng_sima_sizheng(ask):
     rows = ask("""SELECT ?role (MIN(?i) AS ?from) WHERE { ?a a yl:RoleAssignment ; yl:role ?r ;
-        yl:inPhase ?p . ?p yl:phaseIndex ?i . ?r skos:prefLabel ?role } GROUP BY ?a ?role
-        ORDER BY ?from""").rows
+        yl:inPhase ?p . ?p yl:phaseIndex ?i ; yl:partOf <https://w3id.org/yili/id/rite/xiangshe> .
+        ?r skos:prefLabel ?role } GROUP BY ?a ?role ORDER BY ?from""").rows
     assert [r["role"].value for r in rows] == ["相", "司正", "司馬", "司正"]
 
 
