@@ -103,14 +103,27 @@ def gold_path(rite: str = "xiangshe") -> Path:
     return Path("tests") / "gold" / f"{rite}.tsv"
 
 
-def evaluate(gold: Path | None = None, rite: str = "xiangshe") -> tuple[list[Score], int]:
-    """Run the annotator over the rite and score it against the gold set."""
+def rite_of(path: Path) -> str:
+    """The rite a gold file is for, from its name: ``xiangyinjiu.tsv``, ``xiangshe-heldout.tsv``."""
+    from yili_kg.loaders.rites import OTHER_RITES
+
+    slug = Path(path).stem.split("-")[0]
+    return slug if slug in OTHER_RITES else "xiangshe"
+
+
+def evaluate(gold: Path | None = None, rite: str | None = None) -> tuple[list[Score], int]:
+    """Run the annotator over the rite and score it against the gold set.
+
+    The rite is the gold file's (:func:`rite_of`) unless given.
+    """
     from yili_kg.loaders.annotate import annotate_clauses
+    from yili_kg.loaders.rites import OTHER_RITES, build_rite_layer
     from yili_kg.loaders.textlayer import build_text_layer
 
-    path = gold or gold_path(rite)
+    path = gold or gold_path(rite or "xiangshe")
+    rite = rite or rite_of(path)
     records = read_gold(path)
-    layer = build_text_layer()
+    layer = build_rite_layer(rite) if rite in OTHER_RITES else build_text_layer()
     mismatched = [
         cid
         for cid, r in records.items()

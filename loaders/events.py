@@ -122,10 +122,15 @@ def place_events(records: list[Record], phases: dict[str, int], rite: str) -> li
 
 
 def events_graph(
-    records: list[Record], phases: dict[str, int], lexicon: Lexicon, rite: str = "xiangshe"
+    records: list[Record],
+    phases: dict[str, int],
+    lexicon: Lexicon,
+    rite: str = "xiangshe",
+    assignments: bool = True,
+    into: Graph | None = None,
 ) -> Graph:
     """The asserted triples of every event of a rite's records (in text order)."""
-    g = Graph()
+    g = Graph() if into is None else into
     g.bind("yl", YL)
     placed = place_events(records, phases, rite)
     cup_in_hand(placed, lexicon)
@@ -137,7 +142,8 @@ def events_graph(
         previous = item.iri
     for item, target in resolve_repeats(placed, lexicon):
         g.add((item.iri, YL.repeats, target.iri))
-    role_assignments(g, placed, rite)
+    if assignments:  # the host's retainer's roles: read for 鄉射禮 only
+        role_assignments(g, placed, rite)
     for record in records:
         g.add((iris.passage(rite, record.id), YL.reviewStatus, Literal(record.review)))
     return g

@@ -33,7 +33,12 @@ AUTHORS = {
 }
 RITES = {
     "xiangshe": ("鄉射禮", "乡射礼", "xiāng shè lǐ", "District Archery Rite"),
+    "xiangyinjiu": ("鄉飲酒禮", "乡饮酒礼", "xiāng yǐn jiǔ lǐ", "District Drinking Rite"),
+    "yan": ("燕禮", "燕礼", "yàn lǐ", "Banquet Rite"),
+    "dashe": ("大射儀", "大射仪", "dà shè yí", "Great Archery Rite"),
 }
+#: the 儀禮 chapter of each rite
+CHAPTERS = {"xiangyinjiu": 4, "xiangshe": 5, "yan": 6, "dashe": 7}
 DIVISIONS = {"jing": ("經", "the classic (jing)"), "ji": ("記", "the record (ji)")}
 
 
@@ -83,16 +88,17 @@ def works_graph(graph: Graph) -> None:
             graph.add((node, DCTERMS.identifier, Literal(work.ctext)))
 
 
-def text_layer_graph(layer: TextLayer) -> Graph:
-    """The asserted triples of the text layer of one rite."""
-    g = Graph()
+def text_layer_graph(layer: TextLayer, into: Graph | None = None) -> Graph:
+    """The asserted triples of the text layer of one rite (added to ``into`` if given)."""
+    g = Graph() if into is None else into
     g.bind("yl", YL)
     slug = layer.rite
     rite = iris.rite(slug)
     hant, hans, pinyin, en = RITES[slug]
     g.add((rite, RDF.type, YL.Rite))
     _labels(g, rite, hant, en)
-    base = iris.witness("xiangshe-base")
+    base = iris.witness(getattr(layer, "base_witness", "xiangshe-base"))
+    g.add((rite, YL.chapter, Literal(CHAPTERS[slug], datatype=XSD.integer)))
 
     for phase in layer.phases:
         node = iris.phase(slug, phase.index)
@@ -128,17 +134,18 @@ def text_layer_graph(layer: TextLayer) -> Graph:
                 g.add((node, YL.segment, Literal(number, datatype=XSD.integer)))
             if p.id in layer.clause_pages:
                 g.add((node, YL.page, Literal(layer.clause_pages[p.id])))
-            jy_page = layer.jiangyong.clause_page.get(p.id)
+            jy_page = layer.jiangyong.clause_page.get(p.id) if layer.jiangyong else None
             if jy_page:
                 g.add((node, YL.page, Literal(f"禮書綱目 {jy_page}")))
-    for entry in layer.jiangyong.ji_entries:
+    for entry in layer.jiangyong.ji_entries if layer.jiangyong else ():
         if entry.note:
             for cid in entry.clause_ids:
                 g.add((iris.passage(slug, cid), YL.sectionNote, Literal(entry.note, lang=LZH)))
 
     works = read_works()
     notes_graph(g, layer, base, works)
-    quotations_graph(g, layer, works)
+    if layer.jiangyong:
+        quotations_graph(g, layer, works)
     return g
 
 

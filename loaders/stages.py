@@ -45,6 +45,28 @@ def events_stage(_inputs: dict) -> Graph:
     return events_graph(records, phases, lexicon)
 
 
+def rites_stage(_inputs: dict) -> Graph:
+    """鄉飲酒禮, 燕禮 and 大射儀 from their Kanripo witnesses: text layer and automatic events."""
+    from yili_kg.loaders.ontology import add_generated_labels
+    from yili_kg.loaders.rites import OTHER_RITES, rite_graph
+
+    graph = Graph()
+    for slug in OTHER_RITES:
+        rite_graph(slug, graph)
+    return add_generated_labels(graph)
+
+
+def links_stage(inputs: dict) -> Graph:
+    """Links between rites: aligned steps and phases, quotations resolved to passages."""
+    from yili_kg.loaders.citelinks import quote_links
+    from yili_kg.loaders.lexicon import default_lexicon
+    from yili_kg.loaders.stepalign import alignment_graph
+
+    graph, _ = alignment_graph([inputs["events"], inputs["rites"]], default_lexicon())
+    quote_links([inputs["text"], inputs["rites"]], graph)
+    return graph
+
+
 def tbox_stage(inputs: dict) -> Graph:
     """owlrl's closure of the ontology's axioms (kept apart: it changes only with the ontology)."""
     from yili_kg.loaders.reason import tbox_entailments
@@ -56,10 +78,19 @@ def inferred_stage(inputs: dict) -> Graph:
     """The OWL 2 RL entailments of the asserted graph, noise removed, consistency checked."""
     from yili_kg.loaders.reason import materialize
 
-    asserted = Graph()
-    for name in ("text", "events", "glosses"):
-        asserted.addN((*t, asserted) for t in inputs[name])
+    asserted = _Union([inputs[n] for n in ("text", "events", "glosses", "rites", "links")])
     return materialize(asserted, inputs["ontology"], inputs["tbox"])
+
+
+class _Union:
+    """The triples of several graphs, iterated in turn (the reasoner only reads them)."""
+
+    def __init__(self, graphs: list[Graph]):
+        self.graphs = graphs
+
+    def __iter__(self):
+        for graph in self.graphs:
+            yield from graph
 
 
 def glosses_stage(_inputs: dict) -> Graph:
@@ -100,11 +131,13 @@ STAGES = [
     Stage("text", "asserted", (), lambda: files_digest(corpus_files()), text_stage),
     Stage("events", "asserted", (), _corpus_and_ontology, events_stage),
     Stage("glosses", "asserted", (), _corpus_and_ontology, glosses_stage),
+    Stage("rites", "asserted", (), _corpus_and_ontology, rites_stage),
+    Stage("links", "asserted", ("text", "events", "rites"), lambda: "", links_stage),
     Stage("tbox", "inferred", ("ontology",), lambda: "", tbox_stage),
     Stage(
         "inferred",
         "inferred",
-        ("ontology", "tbox", "text", "events", "glosses"),
+        ("ontology", "tbox", "text", "events", "glosses", "rites", "links"),
         lambda: "",
         inferred_stage,
     ),

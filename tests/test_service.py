@@ -108,7 +108,9 @@ def test_select_in_json_xml_and_csv_agree(server):
 
 
 def test_construct_in_turtle_parses(server):
-    query = "CONSTRUCT { role:zhuren ?p ?o } WHERE { role:zhuren ?p ?o }"
+    # the host's own description: with four rites his yl:performs links pass the test
+    # server's 500-row cap, and a cut answer need not hold the labels
+    query = "CONSTRUCT { role:zhuren ?p ?o } WHERE { role:zhuren ?p ?o FILTER(!isIRI(?o)) }"
     body = endpoint(server, query, TURTLE).query().convert()
     graph = Graph().parse(data=body, format="turtle")
     labels = {str(o) for o in graph.objects(None, None) if getattr(o, "language", None)}

@@ -1,0 +1,343 @@
+"""The other rites of the graph: 鄉飲酒禮, 燕禮 and 大射儀, read from their Kanripo witnesses.
+
+鄉射禮 has a punctuated base text and 江永's sections; the other three rites have only the
+Kanseki Repository's 儀禮注疏 (四庫 文淵閣本): the 經 one segment a row, each followed by its
+注, 音義 and 疏, and ○ where the edition divides the text (賈公彥's sections). Their text layer:
+
+* passages: each 經 segment is a paragraph ``jing/<segment>`` (``ji/<segment>`` from the 記
+  on), cut into sentences and clauses by :mod:`punctuate` (``jing/12.2.3``: segment 12, its
+  sentence 2, clause 3); the clause's ``text`` is the variant-folded reading, its
+  ``witness_text`` the edition's characters;
+* phases: the edition's ○ sections, in order, each named by the words of its 疏 (釋曰自此至X
+  論Y: Y) or, without one, by its first clause;
+* notes: every 注, 音義, 疏 and 考證, attached to the clauses of its segment (a 考證 to the
+  clauses whose words it quotes).
+
+Offsets are into the 經 segments joined by line ends (the witness ``<slug>-kanripo-jing``,
+gaiji read as one character each).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import cache
+
+from yili_kg.loaders.kanripo import jing_segments, rite_rows
+from yili_kg.loaders.punctuate import default_model
+from yili_kg.loaders.textlayer import Note, _find
+from yili_kg.loaders.texts import Passage
+from yili_kg.loaders.variants import fold
+
+
+@dataclass(frozen=True)
+class RiteInfo:
+    """A rite of the 儀禮: its chapter, its names (zh-Hant, zh-Hans, pinyin, en)."""
+
+    slug: str
+    chapter: int
+    hant: str
+    hans: str
+    pinyin: str
+    en: str
+
+
+#: The rites read from their Kanripo witnesses alone (鄉射禮 is read by :mod:`textlayer`).
+OTHER_RITES = {
+    "xiangyinjiu": RiteInfo(
+        "xiangyinjiu", 4, "鄉飲酒禮", "乡饮酒礼", "xiāng yǐn jiǔ lǐ", "District Drinking Rite"
+    ),
+    "yan": RiteInfo("yan", 6, "燕禮", "燕礼", "yàn lǐ", "Banquet Rite"),
+    "dashe": RiteInfo("dashe", 7, "大射儀", "大射仪", "dà shè yí", "Great Archery Rite"),
+}
+
+
+@dataclass(frozen=True)
+class Section:
+    """A ○ section of the edition: a phase of the rite."""
+
+    index: int
+    name: str
+    en: str
+    segments: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class RiteLayer:
+    """The text layer of a rite read from Kanripo (the shape :mod:`rdf` expects)."""
+
+    rite: str
+    raw: str
+    passages: tuple[Passage, ...]
+    phases: tuple[Section, ...]
+    passage_phases: dict[str, tuple[int, ...]]
+    clause_segments: dict[str, tuple[int, ...]]
+    clause_pages: dict[str, str]
+    segment_spans: dict[int, tuple[int, int]]
+    notes: tuple[Note, ...]
+    by_id: dict[str, Passage]
+    base_witness: str
+    jiangyong: None = None
+
+    @property
+    def clauses(self) -> list[Passage]:
+        return [p for p in self.passages if p.level == "clause"]
+
+
+_TOPIC = re.compile(
+    r"^(?:注)?釋曰自此(?:以下|已下|以上|已上|以後|已後)?(?:至|盡)(.+?)"
+    r"(論|明|言|說|揔|總)(.+?)(?:之事|之儀|之節|之法|也|$)"
+)
+
+
+def _section_name(rows, segments: tuple[int, ...], first_clause: str) -> str:
+    """The 疏's own words for the section (自此至X論Y: Y), else the first clause."""
+    for row in rows:
+        if row.kind == "疏" and row.segment in segments:
+            match = _TOPIC.match(row.text)
+            if match and len(match.group(3)) <= 24:
+                return fold(match.group(3))
+    return first_clause
+
+
+@cache
+def build_rite_layer(slug: str) -> RiteLayer:
+    """Read a rite's Kanripo witness and assemble its text layer."""
+    info = OTHER_RITES[slug]
+    rows = rite_rows(slug)
+    segments = jing_segments(rows)
+    model = default_model()
+    raw_parts: list[str] = []
+    offset = 0
+    passages: list[Passage] = []
+    segment_spans: dict[int, tuple[int, int]] = {}
+    clause_segments: dict[str, tuple[int, ...]] = {}
+    clause_pages: dict[str, str] = {}
+    division = "jing"
+    for seg in segments:
+        text = seg.text
+        start = offset
+        raw_parts.append(text)
+        offset += len(text) + 1
+        segment_spans[seg.segment] = (start, start + len(text))
+        reading = fold(text)
+        body = 0
+        if reading.startswith("記") and division == "jing":
+            division = "ji"
+            passages.append(_passage("ji/0", "heading", division, text[:1], reading[:1], start))
+            body = 1
+        pid = f"{division}/{seg.segment}"
+        passages.append(
+            _passage(pid, "paragraph", division, text[body:], reading[body:], start + body)
+        )
+        position = body
+        cut = [[reading]] if seg.segment == 1 else model.punctuate(reading[body:])  # the title
+        for s_number, sentence in enumerate(cut, start=1):
+            sid = f"{pid}.{s_number}"
+            length = sum(len(c) for c in sentence)
+            passages.append(
+                _passage(
+                    sid,
+                    "sentence",
+                    division,
+                    text[position : position + length],
+                    reading[position : position + length],
+                    start + position,
+                    pid,
+                )
+            )
+            for c_number, clause in enumerate(sentence, start=1):
+                cid = f"{sid}.{c_number}"
+                passages.append(
+                    _passage(
+                        cid,
+                        "clause",
+                        division,
+                        text[position : position + len(clause)],
+                        clause,
+                        start + position,
+                        sid,
+                    )
+                )
+                clause_segments[cid] = (seg.segment,)
+                clause_pages[cid] = seg.page
+                position += len(clause)
+    raw = "\n".join(raw_parts)
+
+    breaks = [r.segment for r in rows if r.kind == "○"]
+    sections: list[list[int]] = [[]]
+    for seg in segments:
+        sections[-1].append(seg.segment)
+        if seg.segment in breaks:
+            sections.append([])
+    sections = [s for s in sections if s]
+    first_clause = {}
+    for p in passages:
+        if p.level == "clause":
+            first_clause.setdefault(clause_segments[p.id][0], p.text)
+    phases = tuple(
+        Section(
+            n,
+            _section_name(rows, tuple(numbers), first_clause.get(numbers[0], "")),
+            f"{info.en}, section {n}",
+            tuple(numbers),
+        )
+        for n, numbers in enumerate(sections, start=1)
+    )
+    phase_of_segment = {s: ph.index for ph in phases for s in ph.segments}
+    passage_phases: dict[str, tuple[int, ...]] = {}
+    for p in passages:
+        if p.level == "heading":
+            passage_phases[p.id] = (phase_of_segment[_segment_of(passages, p)],)
+            continue
+        passage_phases[p.id] = (phase_of_segment[int(p.id.split("/")[1].split(".")[0])],)
+    clauses = [p for p in passages if p.level == "clause"]
+    notes = tuple(_notes(rows, clauses, clause_segments, segment_spans, raw))
+    return RiteLayer(
+        rite=slug,
+        raw=raw,
+        passages=tuple(passages),
+        phases=phases,
+        passage_phases=passage_phases,
+        clause_segments=clause_segments,
+        clause_pages=clause_pages,
+        segment_spans=segment_spans,
+        notes=notes,
+        by_id={p.id: p for p in passages},
+        base_witness=f"{slug}-kanripo-jing",
+    )
+
+
+def _segment_of(passages: list[Passage], heading: Passage) -> int:
+    after = next(p for p in passages if p.start >= heading.start and p.level == "paragraph")
+    return int(after.id.split("/")[1])
+
+
+def _passage(pid, level, division, witness, reading, start, parent=None) -> Passage:
+    return Passage(
+        id=pid,
+        level=level,
+        division=division,
+        text=reading,
+        witness_text=witness,
+        start=start,
+        end=start + len(reading),
+        parent=parent,
+    )
+
+
+def _window(folded: str, words: str, size: int) -> tuple[int, int] | None:
+    """The first ``size`` consecutive characters of ``words`` found in ``folded``."""
+    for start in range(0, len(words) - size + 1):
+        at = folded.find(words[start : start + size])
+        if at >= 0:
+            return at, at + size
+    return None
+
+
+def _note_segment(rows, words: str) -> int | None:
+    """The segment of the first 注 or 疏 that holds ``words`` (folded), if any."""
+    key = fold(words)[:6]
+    if len(key) < 3:
+        return None
+    for row in rows:
+        if row.kind in ("注", "疏") and key in fold(row.text):
+            return row.segment
+    return None
+
+
+def _notes(rows, clauses, clause_segments, segment_spans, raw):
+    """Every note row, attached to the clauses of its segment (a 考證 to the words it quotes)."""
+    by_segment: dict[int, list[str]] = {}
+    for clause in clauses:
+        by_segment.setdefault(clause_segments[clause.id][0], []).append(clause.id)
+    folded = fold(raw)
+    ordinals: dict[tuple, int] = {}
+    for row in rows:
+        if row.kind not in ("注", "音義", "疏", "考證"):
+            continue
+        key = (row.segment, row.kind)
+        ordinals[key] = ordinals.get(key, 0) + 1
+        if row.kind == "考證":
+            words = re.split(r"注|疏", row.text.split("○", 1)[0], maxsplit=1)[0]
+            span = _find(folded, words, 0, len(folded)) if len(words) >= 2 else None
+            source = "words"
+            if span is None:  # the words as the 考證 abbreviates them: any four in a row
+                span = _window(folded, fold(words), 4)
+            if span is None:  # words of a note, not of the 經: the segment of that note
+                segment = _note_segment(rows, words)
+                span = segment_spans.get(segment) if segment else None
+                source = "note-words"
+        else:
+            span = segment_spans.get(row.segment)
+            source = "segment"
+        ids = tuple(c.id for c in clauses if span and c.start < span[1] and c.end > span[0])
+        yield Note(
+            kind=row.kind,
+            segment=row.segment,
+            ordinal=ordinals[key],
+            row=row.row,
+            page=row.page,
+            text=row.text,
+            raw=row.raw,
+            span=span,
+            span_source=source if span else "unresolved",
+            clause_ids=ids,
+        )
+
+
+def rite_records(slug: str, lexicon=None):
+    """The automatic annotator's records of every clause of a rite (no review layer)."""
+    from yili_kg.loaders.annotate import annotate_clauses
+    from yili_kg.loaders.lexicon import default_lexicon
+
+    layer = build_rite_layer(slug)
+    return annotate_clauses(layer.clauses, lexicon or default_lexicon())
+
+
+def rite_graph(slug: str, into=None):
+    """The asserted triples of a rite: its text layer and its (automatic) events."""
+    from yili_kg.loaders import rdf
+    from yili_kg.loaders.events import events_graph
+    from yili_kg.loaders.lexicon import default_lexicon
+
+    layer = build_rite_layer(slug)
+    graph = rdf.text_layer_graph(layer, into)
+    lexicon = default_lexicon()
+    records = rite_records(slug, lexicon)
+    phases = {r.id: layer.passage_phases[r.id][0] for r in records}
+    events_graph(records, phases, lexicon, rite=slug, assignments=False, into=graph)
+    if slug in HOST_IS_STEWARD:
+        steward_as_host(graph, layer)
+    return graph
+
+
+#: the rites whose 主人 is the ruler's steward, offering in his stead (注: 主人，宰夫也)
+HOST_IS_STEWARD = ("yan", "dashe")
+
+
+def steward_as_host(graph, layer) -> None:
+    """The 宰夫 of the ruler's rites plays the 主人 throughout: a yl:Person with two roles.
+
+    Recorded as :mod:`events` records the man behind 相/司正/司馬 in 鄉射禮: a ``yl:Person``
+    and ``yl:RoleAssignment``s over every phase, one in the role 宰夫 (his office) and one in
+    the role 主人 (what the text calls him).
+    """
+    from rdflib import RDF, RDFS, Literal
+
+    from yili_kg.loaders import iris
+    from yili_kg.loaders.iris import YL
+
+    rite = layer.rite
+    person = iris.person(f"{rite}-zaifu")
+    graph.add((person, RDF.type, YL.Person))
+    info = OTHER_RITES[rite]
+    graph.add((person, RDFS.label, Literal(f"{info.hant}之宰夫", lang="zh-Hant")))
+    graph.add((person, RDFS.label, Literal(f"the steward of the {info.en}", lang="en")))
+    for name, role in (("office", "zaifu"), ("host", "zhuren")):
+        node = iris.ID[f"{rite}/assignment/{name}"]
+        graph.add((node, RDF.type, YL.RoleAssignment))
+        graph.add((node, YL.person, person))
+        graph.add((node, YL.role, iris.term("role", role)))
+        for phase in layer.phases:
+            graph.add((node, YL.inPhase, iris.phase(rite, phase.index)))

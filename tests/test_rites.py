@@ -1,0 +1,202 @@
+"""The four rites in one graph (issue 6): 鄉飲酒禮, 燕禮 and 大射儀 beside 鄉射禮, their steps
+aligned, and the citations between them resolved, on the real build."""
+
+from __future__ import annotations
+
+import pytest
+
+RITE = "https://w3id.org/yili/id/rite/"
+
+
+def _values(answer, name):
+    return [row[name].value for row in answer.rows]
+
+
+def test_the_dataset_holds_four_rites_each_with_events(ask):
+    rows = ask(
+        """SELECT ?rite ?chapter (COUNT(?e) AS ?events) WHERE {
+             ?rite a yl:Rite ; yl:chapter ?chapter .
+             ?p yl:partOf ?rite . ?e yl:inPhase ?p ; yl:sequenceIndex ?i . }
+           GROUP BY ?rite ?chapter ORDER BY ?chapter"""
+    ).rows
+    assert [r["rite"].value.rsplit("/", 1)[1] for r in rows] == [
+        "xiangyinjiu",
+        "xiangshe",
+        "yan",
+        "dashe",
+    ]
+    assert all(int(r["events"].value) > 500 for r in rows)
+
+
+def test_the_ruler_is_a_role_with_labels_in_four_languages(ask):
+    rows = ask(
+        """SELECT ?l WHERE { ?r a yl:Role ; rdfs:label "公"@zh-Hant ; rdfs:label ?l }"""
+    ).rows
+    langs = {r["l"].lang.lower() for r in rows}
+    assert {"zh-hant", "zh-hans", "zh-latn-pinyin", "en"} <= langs
+    # 公 in 燕禮 is offered to and offers (公酢, 公舉觶)
+    agent = ask(
+        """ASK { ?e yl:agent ?r ; yl:inPhase/yl:partOf <https://w3id.org/yili/id/rite/yan> .
+                 ?r rdfs:label "公"@zh-Hant }"""
+    )
+    assert agent.boolean
+
+
+STEP = """SELECT ?a ?b WHERE {
+  ?b yl:parallelTo ?a .
+  ?a yl:kind ?k ; yl:agent %(agent)s ; yl:recipient %(to)s ; yl:inPhase ?pa .
+  ?b yl:kind ?k ; yl:agent %(agent)s ; yl:recipient %(to)s ; yl:inPhase ?pb .
+  %(theme)s
+  ?pa yl:partOf <https://w3id.org/yili/id/rite/xiangshe> ; skos:prefLabel "%(phase)s"@zh-Hant .
+  ?pb yl:partOf <https://w3id.org/yili/id/rite/xiangyinjiu> .
+  ?k skos:prefLabel "%(kind)s"@zh-Hant .
+}"""
+
+
+@pytest.mark.parametrize(
+    "kind, agent, to, theme, phase",
+    [
+        ("獻", "role:zhuren", "role:bin", "object:jue", "獻賓"),  # the host offers the 爵
+        ("酢", "role:bin", "role:zhuren", None, "賓酢主人"),  # the guest's return toast
+        ("酬", "role:zhuren", "role:bin", "object:zhi", "酬賓"),  # the host pledges with the 觶
+    ],
+)
+def test_xiangshe_offering_aligns_with_xiangyinjiu(ask, kind, agent, to, theme, phase):
+    both = f"?a yl:theme {theme} . ?b yl:theme {theme} ." if theme else ""
+    rows = ask(STEP % {"kind": kind, "agent": agent, "to": to, "theme": both, "phase": phase}).rows
+    assert rows, f"{kind} of 鄉射禮's {phase} has no parallel in 鄉飲酒禮"
+    # and the alignment is reified with its score and method
+    pair = rows[0]
+    score = ask(
+        """SELECT ?s ?m WHERE { ?al a yl:Alignment ; yl:alignedFrom ?b ; yl:alignedTo ?a ;
+             yl:alignmentScore ?s ; yl:alignmentMethod ?m }""",
+        a=pair["a"],
+        b=pair["b"],
+    ).rows
+    assert float(score[0]["s"].value) >= 0.6 and "Needleman" in score[0]["m"].value
+
+
+def test_xiangshe_phases_align_with_xiangyinjiu_phases(ask):
+    rows = ask(
+        """SELECT ?b WHERE { ?a yl:parallelTo ?b ; skos:prefLabel ?l .
+             ?a yl:partOf <https://w3id.org/yili/id/rite/xiangyinjiu> .
+             ?b yl:partOf <https://w3id.org/yili/id/rite/xiangshe> ;
+             skos:prefLabel "獻賓"@zh-Hant }"""
+    ).rows
+    assert rows
+
+
+def test_an_archery_act_of_xiangshe_aligns_with_dashe(ask):
+    rows = ask(
+        """SELECT ?a ?b ?kind WHERE {
+             ?a yl:parallelTo ?b ; yl:kind ?k ; yl:agent ?who ; yl:inPhase ?pa .
+             ?b yl:kind ?k ; yl:agent ?who .
+             ?b yl:inPhase/yl:partOf <https://w3id.org/yili/id/rite/dashe> .
+             ?pa yl:partOf <https://w3id.org/yili/id/rite/xiangshe> .
+             ?k rdfs:subClassOf* ?archery . ?archery skos:prefLabel "射事"@zh-Hant .
+             ?k skos:prefLabel ?kind .
+             ?who skos:prefLabel "上射"@zh-Hant . }"""
+    ).rows
+    assert rows, "no archery act of 鄉射禮's 上射 aligned with 大射儀's"
+
+
+def test_a_citation_of_xiangyinjiu_links_to_the_work_and_the_passage(ask):
+    rows = ask(
+        """SELECT ?note ?quote ?passage ?text WHERE {
+             ?note yl:rite <https://w3id.org/yili/id/rite/xiangshe> ; yl:citation ?c ;
+                   yl:cites <https://w3id.org/yili/id/work/xiangyinjiu> .
+             ?c <http://purl.org/dc/terms/references> <https://w3id.org/yili/id/work/xiangyinjiu> ;
+                yl:quotes ?quote ; yl:quotesPassage ?passage .
+             ?passage yl:text ?text ; yl:partOf* <https://w3id.org/yili/id/xiangyinjiu/jing> . }"""
+    ).rows
+    assert rows
+    from yili_kg.loaders.variants import fold
+
+    # the quoted words are the passage's words: 賓及衆賓皆從之 (疏 on 鄉射禮's 速賓)
+    assert any(fold(r["text"].value) in fold(r["quote"].value) for r in rows)
+
+
+def test_the_works_authority_gives_kanripo_ids_for_the_rites(ask):
+    rows = ask(
+        """SELECT ?id WHERE { <https://w3id.org/yili/id/work/xiangyinjiu>
+             <http://purl.org/dc/terms/identifier> ?id }"""
+    ).rows
+    assert "kanripo:KR1d0028_004" in [r["id"].value for r in rows]
+
+
+def test_canned_shared_steps(store):
+    from yili_kg.service.queries import bindings_for, load_queries
+
+    query = load_queries()["shared-steps"]
+    answer = store.query(query.sparql, bindings_for(query, {}, store))
+    offer = [
+        r
+        for r in answer.rows
+        if r["act"].value == "獻" and r.get("agent") and r["agent"].value == "主人"
+    ]
+    # 主人獻賓 with the 爵 ∥ 主人獻賓 with the 爵 (鄉飲酒禮's segment 30)
+    assert any(
+        r["otherAct"].value == "獻"
+        and r["otherAgent"].value == "主人"
+        and r["clause"].value.endswith("獻賓")
+        and r["otherClause"].value.endswith("獻賓")
+        for r in offer
+    )
+
+
+def test_canned_rite_difference_both_ways(store):
+    from yili_kg.service.queries import bindings_for, load_queries
+
+    query = load_queries()["rite-difference"]
+    answer = store.query(query.sparql, bindings_for(query, {}, store))
+    acts = {(r["act"].value, r["agent"].value) for r in answer.rows}
+    assert ("命", "司射") in acts  # the director of archery has no place in 鄉飲酒禮
+    assert not any(agent == "主人" and act == "獻" for act, agent in acts)
+    converse = store.query(
+        query.sparql, bindings_for(query, {"rite": "鄉飲酒禮", "other": "鄉射禮"}, store)
+    )
+    assert ("答拜", "介") in {(r["act"].value, r["agent"].value) for r in converse.rows}
+
+
+def test_canned_act_agents(store):
+    from yili_kg.service.queries import bindings_for, load_queries
+
+    query = load_queries()["act-agents"]
+    rows = store.query(query.sparql, bindings_for(query, {}, store)).rows
+    chapters = {r["chapter"].value for r in rows}
+    assert chapters == {"4", "5", "6", "7"}
+    host = {r["riteName"].value for r in rows if r["agent"].value == "主人"}
+    assert {"鄉飲酒禮", "鄉射禮", "燕禮", "大射儀"} <= host
+
+
+def test_canned_rite_citations(store):
+    from yili_kg.service.queries import bindings_for, load_queries
+
+    query = load_queries()["rite-citations"]
+    rows = store.query(query.sparql, bindings_for(query, {}, store)).rows
+    pairs = {(r["fromRite"].value, r["citedRite"].value) for r in rows}
+    assert ("鄉射禮", "鄉飲酒禮") in pairs and ("大射儀", "鄉射禮") in pairs
+    assert any(r["fromRite"].value == "鄉射禮" and r.get("passage") is not None for r in rows)
+
+
+@pytest.mark.parametrize("rite", ["xiangyinjiu", "yan", "dashe"])
+def test_the_annotator_is_measured_on_each_added_rite(rite):
+    from pathlib import Path
+
+    from yili_kg.loaders.evaluate import evaluate
+
+    gold = Path(__file__).parent / "gold" / f"{rite}.tsv"
+    scores, clauses = evaluate(gold)
+    by_field = {s.field: s for s in scores}
+    assert clauses >= 40
+    # floors well below the measured figures (README): a regression, not a target
+    assert by_field["kind"].f1 >= 0.9 and by_field["agent"].f1 >= 0.55
+
+
+def test_the_host_of_yan_is_the_steward(store):
+    from yili_kg.service.queries import bindings_for, load_queries
+
+    query = load_queries()["role-persons"]
+    rows = store.query(query.sparql, bindings_for(query, {"rite": "燕禮"}, store)).rows
+    roles = {(r["person"].value, r["role"].value) for r in rows}
+    assert ("燕禮之宰夫", "主人") in roles and ("燕禮之宰夫", "宰夫") in roles
