@@ -12,7 +12,7 @@ JSON-parsed, e.g. ``YILI_QUERY_TIMEOUT=5``):
 ``WORKERS``          query worker processes, the concurrency cap (2)
 ``QUEUE_TIMEOUT``    seconds a request waits for a free worker before a 503 (the query time limit
                      + 1 s: by then a runaway holding the worker has been stopped)
-``WORKER_MEMORY``    MiB of data a query worker may hold; past it the query ends in a 503 (1024)
+``WORKER_MEMORY``    MiB of data a query worker may hold; past it the query ends in a 503 (2048)
 ``EXTRA_GRAPHS``     {graph IRI: file} loaded beside the dataset (tests: W3C data)
 """
 
@@ -36,7 +36,7 @@ DEFAULTS = {
     "MAX_CONTENT_LENGTH": 65536,
     "WORKERS": 2,
     "QUEUE_TIMEOUT": None,  # None: QUERY_TIMEOUT + 1
-    "WORKER_MEMORY": 1024,
+    "WORKER_MEMORY": 2048,
     "EXTRA_GRAPHS": {},
     "CANNED_CACHE": 512,
 }

@@ -1,8 +1,15 @@
-"""Every export format parses back to the same number of triples per graph."""
+"""Every export format parses back to the same number of triples per graph.
+
+Every format is parsed back on the ontology graph, and the large graphs (asserted, inferred,
+all: ≈ 390k triples with four rites) in N-Quads and N-Triples. The whole matrix — every
+format × every graph — takes rdflib's parsers about a quarter of an hour on four rites
+(4 minutes on 鄉射禮 alone, where it passed): set ``YILI_KG_FULL_EXPORT=1`` to run it.
+"""
 
 from __future__ import annotations
 
 import json
+import os
 
 import pytest
 from rdflib import Dataset, Graph
@@ -14,6 +21,12 @@ from yili_kg.service.export import FORMATS, QUAD_FORMATS, export
 @pytest.mark.parametrize("graph", ["ontology", "asserted", "inferred", "all"])
 @pytest.mark.parametrize("fmt", sorted(FORMATS))
 def test_export_round_trip(build_dir, dataset, fmt, graph):
+    if (
+        graph != "ontology"
+        and fmt not in ("nq", "nt")
+        and not os.environ.get("YILI_KG_FULL_EXPORT")
+    ):
+        pytest.skip("large graph in a slow rdflib parser: YILI_KG_FULL_EXPORT=1 runs it")
     data = export(build_dir / "yili_kg.nq", fmt, graph)
     names = list(GRAPHS) if graph == "all" else [graph]
     expected = {name: len(dataset.graph(GRAPHS[name])) for name in names}
