@@ -64,3 +64,30 @@ def ask(store):
         return store.query(PREFIXES + sparql, bindings or None)
 
     return run
+
+
+@pytest.fixture(scope="session")
+def serve_app():
+    """``with serve_app(config, threads) as base_url``: the app behind a real waitress server
+    on a free loopback port, its query workers closed afterwards."""
+    import contextlib
+    import threading
+
+    @contextlib.contextmanager
+    def serve(config: dict, threads: int = 4):
+        import waitress
+
+        from yili_kg.service.app import create_app
+
+        app = create_app(config)
+        server = waitress.create_server(app, host="127.0.0.1", port=0, threads=threads)
+        thread = threading.Thread(target=server.run, daemon=True)
+        thread.start()
+        try:
+            yield f"http://127.0.0.1:{server.effective_port}"
+        finally:
+            server.close()
+            thread.join(timeout=5)
+            app.extensions["yili"].pool.close()
+
+    return serve

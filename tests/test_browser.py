@@ -12,7 +12,6 @@ fonts-noto-cjk``); without them the tests are skipped.
 from __future__ import annotations
 
 import shutil
-import threading
 import urllib.parse
 from pathlib import Path
 
@@ -48,20 +47,11 @@ pytestmark = pytest.mark.skipif(
 
 
 @pytest.fixture(scope="module")
-def server(build_dir):
+def server(build_dir, serve_app):
     """The app behind a real waitress server on a free loopback port; its base URL."""
-    import waitress
-
-    from yili_kg.service.app import create_app
-
-    app = create_app({"BUILD_DIR": str(build_dir), "QUERY_TIMEOUT": 10.0, "WORKERS": 2})
-    server = waitress.create_server(app, host="127.0.0.1", port=0, threads=4)
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.effective_port}"
-    server.close()
-    thread.join(timeout=5)
-    app.extensions["yili"].pool.close()
+    config = {"BUILD_DIR": str(build_dir), "QUERY_TIMEOUT": 10.0, "WORKERS": 2}
+    with serve_app(config, threads=4) as base:
+        yield base
 
 
 @pytest.fixture(scope="module")

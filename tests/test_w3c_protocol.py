@@ -19,7 +19,6 @@ from __future__ import annotations
 import http.client
 import json
 import re
-import threading
 import urllib.parse
 import urllib.request
 import xml.etree.ElementTree as ET
@@ -125,25 +124,14 @@ def data_graphs(tmp_path: Path) -> dict[str, str]:
 
 
 @pytest.fixture(scope="module")
-def endpoint(build_dir, tmp_path_factory):
-    import waitress
-
-    from yili_kg.service.app import create_app
-
-    app = create_app(
-        {
-            "BUILD_DIR": str(build_dir),
-            "EXTRA_GRAPHS": data_graphs(tmp_path_factory.mktemp("protocol")),
-            "WORKERS": 1,
-        }
-    )
-    server = waitress.create_server(app, host="127.0.0.1", port=0, threads=2)
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.effective_port}"
-    server.close()
-    thread.join(timeout=5)
-    app.extensions["yili"].pool.close()
+def endpoint(build_dir, tmp_path_factory, serve_app):
+    config = {
+        "BUILD_DIR": str(build_dir),
+        "EXTRA_GRAPHS": data_graphs(tmp_path_factory.mktemp("protocol")),
+        "WORKERS": 1,
+    }
+    with serve_app(config, threads=2) as base:
+        yield base
 
 
 def send(base: str, request: Request) -> tuple[int, str, bytes]:
