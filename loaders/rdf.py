@@ -12,6 +12,7 @@ from rdflib.namespace import DCTERMS, PROV
 from yili_kg.loaders import iris
 from yili_kg.loaders.corpus import read_manifest
 from yili_kg.loaders.iris import OA, YL
+from yili_kg.loaders.rounds import check_rounds, read_rounds
 from yili_kg.loaders.textlayer import TextLayer
 from yili_kg.loaders.works import find_citations, read_works
 
@@ -97,14 +98,17 @@ def text_layer_graph(layer: TextLayer, into: Graph | None = None) -> Graph:
     hant, hans, pinyin, en = RITES[slug]
     g.add((rite, RDF.type, YL.Rite))
     _labels(g, rite, hant, en)
-    base = iris.witness(getattr(layer, "base_witness", "xiangshe-base"))
+    base = iris.witness(layer.base_witness)
     g.add((rite, YL.chapter, Literal(CHAPTERS[slug], datatype=XSD.integer)))
 
+    rounds = check_rounds(slug, layer.phases, read_rounds().get(slug, {}))
     for phase in layer.phases:
         node = iris.phase(slug, phase.index)
         g.add((node, RDF.type, YL.Phase))
         g.add((node, YL.partOf, rite))
         g.add((node, YL.phaseIndex, Literal(phase.index, datatype=XSD.integer)))
+        if phase.index in rounds:
+            g.add((node, YL.archeryRound, Literal(rounds[phase.index], datatype=XSD.integer)))
         _labels(g, node, phase.name, phase.en)
 
     for name, (label, en_label) in DIVISIONS.items():

@@ -25,7 +25,7 @@ from functools import cache
 
 from yili_kg.loaders.kanripo import jing_segments, rite_rows
 from yili_kg.loaders.punctuate import default_model
-from yili_kg.loaders.textlayer import Note, _find
+from yili_kg.loaders.textlayer import Note, TextLayer, _find
 from yili_kg.loaders.texts import Passage
 from yili_kg.loaders.variants import fold
 
@@ -52,6 +52,30 @@ OTHER_RITES = {
 }
 
 
+def selected_rites() -> list[str]:
+    """The other rites a build includes: ``$YILI_RITES`` (slugs, comma-separated), else all.
+
+    ``YILI_RITES=xiangshe`` builds 鄉射禮 alone (the benchmark measures it apart); 鄉射禮
+    itself is always built, so naming it is optional.
+    """
+    import os
+
+    value = os.environ.get("YILI_RITES")
+    if value is None or value.strip().lower() == "all":
+        return list(OTHER_RITES)
+    names = [name.strip() for name in value.split(",") if name.strip()]
+    unknown = sorted(set(names) - set(OTHER_RITES) - {"xiangshe"})
+    if unknown:
+        from yili_kg.loaders.errors import YiliError
+
+        raise YiliError(
+            f"YILI_RITES names {', '.join(unknown)}: the rites are xiangshe, "
+            + ", ".join(OTHER_RITES)
+            + " (or all)"
+        )
+    return [slug for slug in OTHER_RITES if slug in names]
+
+
 @dataclass(frozen=True)
 class Section:
     """A ○ section of the edition: a phase of the rite."""
@@ -60,28 +84,6 @@ class Section:
     name: str
     en: str
     segments: tuple[int, ...]
-
-
-@dataclass(frozen=True)
-class RiteLayer:
-    """The text layer of a rite read from Kanripo (the shape :mod:`rdf` expects)."""
-
-    rite: str
-    raw: str
-    passages: tuple[Passage, ...]
-    phases: tuple[Section, ...]
-    passage_phases: dict[str, tuple[int, ...]]
-    clause_segments: dict[str, tuple[int, ...]]
-    clause_pages: dict[str, str]
-    segment_spans: dict[int, tuple[int, int]]
-    notes: tuple[Note, ...]
-    by_id: dict[str, Passage]
-    base_witness: str
-    jiangyong: None = None
-
-    @property
-    def clauses(self) -> list[Passage]:
-        return [p for p in self.passages if p.level == "clause"]
 
 
 _TOPIC = re.compile(
@@ -101,7 +103,7 @@ def _section_name(rows, segments: tuple[int, ...], first_clause: str) -> str:
 
 
 @cache
-def build_rite_layer(slug: str) -> RiteLayer:
+def build_rite_layer(slug: str) -> TextLayer:
     """Read a rite's Kanripo witness and assemble its text layer."""
     info = OTHER_RITES[slug]
     rows = rite_rows(slug)
@@ -193,7 +195,7 @@ def build_rite_layer(slug: str) -> RiteLayer:
         passage_phases[p.id] = (phase_of_segment[int(p.id.split("/")[1].split(".")[0])],)
     clauses = [p for p in passages if p.level == "clause"]
     notes = tuple(_notes(rows, clauses, clause_segments, segment_spans, raw))
-    return RiteLayer(
+    return TextLayer(
         rite=slug,
         raw=raw,
         passages=tuple(passages),

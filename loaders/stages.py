@@ -48,10 +48,10 @@ def events_stage(_inputs: dict) -> Graph:
 def rites_stage(_inputs: dict) -> Graph:
     """鄉飲酒禮, 燕禮 and 大射儀 from their Kanripo witnesses: text layer and automatic events."""
     from yili_kg.loaders.ontology import add_generated_labels
-    from yili_kg.loaders.rites import OTHER_RITES, rite_graph
+    from yili_kg.loaders.rites import rite_graph, selected_rites
 
     graph = Graph()
-    for slug in OTHER_RITES:
+    for slug in selected_rites():
         rite_graph(slug, graph)
     return add_generated_labels(graph)
 
@@ -125,13 +125,19 @@ def _corpus_and_ontology() -> str:
     return files_digest(corpus_files() + ontology_files())
 
 
+def _rites_inputs() -> str:
+    from yili_kg.loaders.rites import selected_rites
+
+    return _corpus_and_ontology() + "|" + ",".join(selected_rites())
+
+
 #: The pipeline, in order: (name, named graph, stages it reads, its own inputs, function).
 STAGES = [
     Stage("ontology", "ontology", (), lambda: files_digest(ontology_files()), ontology_stage),
     Stage("text", "asserted", (), lambda: files_digest(corpus_files()), text_stage),
     Stage("events", "asserted", (), _corpus_and_ontology, events_stage),
     Stage("glosses", "asserted", (), _corpus_and_ontology, glosses_stage),
-    Stage("rites", "asserted", (), _corpus_and_ontology, rites_stage),
+    Stage("rites", "asserted", (), _rites_inputs, rites_stage),
     Stage("links", "asserted", ("text", "events", "rites"), lambda: "", links_stage),
     Stage("tbox", "inferred", ("ontology",), lambda: "", tbox_stage),
     Stage(

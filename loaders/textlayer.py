@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 
 from yili_kg.loaders.align import align
-from yili_kg.loaders.jiangyong import JiangyongReading, Phase, read_jiangyong, read_phases
+from yili_kg.loaders.jiangyong import JiangyongReading, read_jiangyong, read_phases
 from yili_kg.loaders.kanripo import Row, jing_segments, rite_rows
 from yili_kg.loaders.texts import JING_HEADING, SUMMARY_HEADING, Passage, read_base
 from yili_kg.loaders.variants import PUNCTUATION, fold
@@ -50,17 +50,25 @@ class Note:
 
 @dataclass(frozen=True)
 class TextLayer:
+    """The text layer of one rite: passages, phases, notes (the shape :mod:`rdf` reads).
+
+    鄉射禮's comes from its punctuated base text with 江永's sections (``jiangyong``); the
+    other rites' from their Kanripo witness alone (:mod:`rites`: ``jiangyong`` is None, the
+    phases are the edition's ○ sections, the base witness is the Kanripo 經).
+    """
+
     rite: str
     raw: str
     passages: tuple[Passage, ...]
-    phases: tuple[Phase, ...]
+    phases: tuple  # of Phase (鄉射禮) or rites.Section: each has .index, .name, .en
     passage_phases: dict[str, tuple[int, ...]]
     clause_segments: dict[str, tuple[int, ...]]
     clause_pages: dict[str, str]
     segment_spans: dict[int, tuple[int, int]]
     notes: tuple[Note, ...]
-    jiangyong: JiangyongReading
     by_id: dict[str, Passage]
+    jiangyong: JiangyongReading | None = None
+    base_witness: str = "xiangshe-base"
 
     def passage(self, pid: str) -> Passage:
         return self.by_id[pid]

@@ -200,3 +200,58 @@ def test_the_host_of_yan_is_the_steward(store):
     rows = store.query(query.sparql, bindings_for(query, {"rite": "燕禮"}, store)).rows
     roles = {(r["person"].value, r["role"].value) for r in rows}
     assert ("燕禮之宰夫", "主人") in roles and ("燕禮之宰夫", "宰夫") in roles
+
+
+def test_archery_rounds_are_the_phases_of_each_round(ask):
+    rows = ask(
+        """PREFIX yl: <https://w3id.org/yili/ontology#>
+           PREFIX skos: <http://www.w3.org/2004/02/skos/core#>
+           SELECT ?rite ?round (COUNT(?p) AS ?n) (MIN(?i) AS ?first) (MAX(?i) AS ?last) WHERE {
+             ?p yl:archeryRound ?round ; yl:phaseIndex ?i ; yl:partOf ?r .
+             ?r a yl:Rite ; skos:prefLabel ?rite }
+           GROUP BY ?rite ?round ORDER BY ?rite ?round"""
+    ).rows
+    found = {
+        (r["rite"].value, int(r["round"].value)): (int(r["first"].value), int(r["last"].value))
+        for r in rows
+    }
+    # 鄉射禮: 誘射 (17) … 取矢 (19); 再請射 (20) … 獻獲者 (25); 三請射 (26) … 三射畢 (30)
+    assert found[("鄉射禮", 1)] == (17, 19)
+    assert found[("鄉射禮", 2)] == (20, 25)
+    assert found[("鄉射禮", 3)] == (26, 30)
+    # 大射儀: 司射誘射 (26) … 取矢設楅 (30); 請射于公 (31) … 獻釋獲者 (41); 如初 (42) … 退 (49)
+    assert found[("大射儀", 1)] == (26, 30)
+    assert found[("大射儀", 3)] == (42, 49)
+    assert not {rite for rite, _ in found} & {"鄉飲酒禮", "燕禮"}  # no archery in these
+
+
+def test_archery_rounds_file_must_name_the_phase(tmp_path):
+    from yili_kg.loaders.errors import SourceError
+    from yili_kg.loaders.jiangyong import read_phases
+    from yili_kg.loaders.rounds import check_rounds, read_rounds
+
+    rounds = read_rounds()
+    assert check_rounds("xiangshe", read_phases(), rounds["xiangshe"])[17] == 1
+    moved = dict(rounds["xiangshe"])
+    moved[16] = (1, "誘射")  # a row pointing at the wrong phase
+    with pytest.raises(SourceError, match="phase 16 is '請射' in the build, not '誘射'"):
+        check_rounds("xiangshe", read_phases(), moved)
+    bad = tmp_path / "rounds.tsv"
+    bad.write_text("rite\tphase\tround\tname\nxiangshe\t17\t4\t誘射\n", encoding="utf-8")
+    with pytest.raises(SourceError, match="round 4 is not 1, 2 or 3"):
+        read_rounds(bad)
+
+
+def test_a_build_of_xiangshe_alone(monkeypatch):
+    from yili_kg.loaders.errors import YiliError
+    from yili_kg.loaders.rites import selected_rites
+
+    monkeypatch.setenv("YILI_RITES", "xiangshe")
+    assert selected_rites() == []
+    monkeypatch.setenv("YILI_RITES", "dashe,xiangshe")
+    assert selected_rites() == ["dashe"]
+    monkeypatch.delenv("YILI_RITES")
+    assert selected_rites() == ["xiangyinjiu", "yan", "dashe"]
+    monkeypatch.setenv("YILI_RITES", "daishe")
+    with pytest.raises(YiliError, match="daishe"):
+        selected_rites()

@@ -231,11 +231,6 @@ def test_push_reports_and_store_holds_what_the_file_holds(pushed, remote, build_
     TIMINGS.update({f"triples {g.rsplit('/', 1)[1]}": n for g, n in expected.items()})
 
 
-@pytest.mark.xfail(
-    strict=False,
-    reason="open (issue 5): since the three other rites joined, one canned query runs past the "
-    "client's 120 s on Virtuoso 7.2 (RemoteUnreachable: timed out); on 鄉射禮 alone all agreed",
-)
 def test_every_canned_query_gives_the_same_answer_on_virtuoso(remote, store):
     from yili_kg.service.queries import bindings_for, load_queries
 
@@ -252,11 +247,6 @@ def test_every_canned_query_gives_the_same_answer_on_virtuoso(remote, store):
     print("timings:", {k: round(v, 1) for k, v in TIMINGS.items()})
 
 
-@pytest.mark.xfail(
-    strict=False,
-    reason="open (issue 5): since the three other rites joined, one canned query runs past the "
-    "client's 120 s on Virtuoso 7.2 (RemoteUnreachable: timed out); on 鄉射禮 alone all agreed",
-)
 def test_every_canned_query_example_gives_the_same_answer_on_virtuoso(remote, store):
     from yili_kg.service.queries import bindings_for, load_queries
 
