@@ -17,6 +17,7 @@ from urllib.parse import urljoin
 from flask import Blueprint, Response, current_app, redirect, request, url_for
 
 from yili_kg.loaders.errors import YiliError
+from yili_kg.service import lexer
 
 bp = Blueprint("sparql", __name__)
 
@@ -83,17 +84,6 @@ class QueryInfo:
     from_named: list[str] = field(default_factory=list)
 
 
-_TOKEN = re.compile(
-    r"""(?P<comment>\#[^\n]*)
-      | (?P<string>\"\"\"(?:[^\\]|\\.)*?\"\"\"|'''(?:[^\\]|\\.)*?'''
-                  |"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*')
-      | (?P<iri><[^<>"{}|^`\\\s]*>)
-      | (?P<var>[?$]\w+)
-      | (?P<word>(?:[^\W\d][\w.\-]*)?:(?:[\w.\-:%]|\\.)*  # a prefixed name (escapes too)
-                |[^\W\d][\w\-]*)
-      | (?P<other>\S)""",
-    re.X,
-)
 #: SERVICE as the query parser may read it: anywhere, in any case, even glued to what follows
 #: (Oxigraph reads ``SERVICE:x`` and ``SERVICEex:x`` as the keyword), unless a character before
 #: it makes it part of a variable, a prefixed name, a path or an IRI, where it cannot be the
@@ -101,8 +91,6 @@ _TOKEN = re.compile(
 #: parser about where a string or an IRI starts (``FILTER(1<2)SERVICE:x#>``, ``ex:p\'``), and
 #: every such disagreement hid a SERVICE call from the token scan.
 _SERVICE_WORD = re.compile(r"(?<![\w?$:/#@\\%-])SERVICE", re.I)
-#: keywords that Oxigraph still reads as such when a prefixed name is glued to them (FROM:g)
-_GLUED = {"SERVICE", "FROM", "NAMED"}
 
 
 def inspect_query(text: str) -> QueryInfo:
@@ -130,16 +118,7 @@ def inspect_query(text: str) -> QueryInfo:
     info = QueryInfo()
     prefixes: dict[str, str] = {}
     base = ""
-    tokens = []
-    for match in _TOKEN.finditer(text):
-        kind, value = match.lastgroup, match.group()
-        if kind == "comment":
-            continue
-        head, colon, rest = value.partition(":")
-        if kind == "word" and colon and head.upper() in _GLUED:
-            tokens += [("word", head), ("word", ":" + rest)]  # FROM:g is FROM and :g
-        else:
-            tokens.append((kind, value))
+    tokens = [(token.kind, token.value) for token in lexer.tokens(text)]
     info.service = bool(_SERVICE_WORD.search(text))
     for i, (kind, value) in enumerate(tokens):
         if kind != "word":

@@ -14,12 +14,12 @@ from __future__ import annotations
 import csv
 import io
 import json
-import re
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from yili_kg.loaders.errors import BuildMissing, YiliError
+from yili_kg.service.lexer import has_dataset_clause, where_group
 
 RESULT_TYPES = {
     "json": "application/sparql-results+json",
@@ -286,79 +286,13 @@ def bind_values(sparql: str, bindings: dict | None) -> str:
         + " ".join(bindings[n].n3() for n in names)
         + ") }"
     )
-    opening, closing = _where_group(sparql)
+    opening, closing = where_group(sparql)
     if closing < 0:
         raise QueryError("the query has no WHERE group to bind its parameters in")
     body = sparql[:closing].rstrip()
     # a new line when the group's last line may end in a comment, which would swallow it
     gap = "\n  " if "#" in body[body.rfind("\n") + 1 :] else " "
     return f"{body}{gap}{block} {sparql[closing:]}"
-
-
-def _where_group(sparql: str) -> tuple[int, int]:
-    """Offsets of the braces that open and close the query's WHERE group.
-
-    Comments, string literals and IRIs are skipped, so a brace inside them does not count.
-    """
-    i, n = 0, len(sparql)
-    seen_form: str | bool = False
-    depth, opening = 0, -1
-    while i < n:
-        char = sparql[i]
-        if char == "#":
-            i = sparql.find("\n", i)
-            i = n if i < 0 else i
-            continue
-        if char in "\"'":
-            quote = char * 3 if sparql.startswith(char * 3, i) else char
-            end = sparql.find(quote, i + len(quote))
-            while end > 0 and sparql[end - 1] == "\\":
-                end = sparql.find(quote, end + 1)
-            i = n if end < 0 else end + len(quote)
-            continue
-        if char == "<" and re.match(r"<[^\s<>\"{}|^`]*>", sparql[i:]):
-            i = sparql.index(">", i) + 1
-            continue
-        word = re.match(r"[A-Za-z]+", sparql[i:])
-        if word:
-            if word.group(0).upper() in ("SELECT", "ASK", "CONSTRUCT", "DESCRIBE"):
-                seen_form = seen_form or word.group(0).upper()
-            i += len(word.group(0))
-            continue
-        if char == "{" and seen_form:
-            if depth == 0 and opening < 0:
-                opening = i
-            depth += 1
-        elif char == "}" and opening >= 0:
-            depth -= 1
-            if depth == 0:
-                if seen_form == "CONSTRUCT" and re.match(r"\s*(WHERE\b|\{)", sparql[i + 1 :], re.I):
-                    opening = -1  # that was the template; the WHERE group follows
-                else:
-                    return opening, i
-        i += 1
-    return opening, -1
-
-
-_LEXEME = re.compile(
-    r"""\#[^\n]*
-      | \"\"\"(?:[^\\]|\\.)*?\"\"\" | '''(?:[^\\]|\\.)*?'''
-      | "(?:[^"\\\n]|\\.)*" | '(?:[^'\\\n]|\\.)*'
-      | <[^<>"{}|^`\\\s]*> | [?$]\w+ | @[A-Za-z]+(?:-[A-Za-z0-9]+)*
-      | (?:[A-Za-z_][\w.-]*)?:[\w.-]* | (?P<word>[A-Za-z_]\w*)""",
-    re.X,
-)
-
-
-def has_dataset_clause(sparql: str) -> bool:
-    """Whether the query names its own dataset (``FROM``, ``FROM NAMED``).
-
-    >>> has_dataset_clause("SELECT * FROM <g> WHERE { ?s ?p ?o }")
-    True
-    >>> has_dataset_clause('SELECT ?from WHERE { ?s ex:from "from" } # from')
-    False
-    """
-    return any((m.group("word") or "").upper() == "FROM" for m in _LEXEME.finditer(sparql))
 
 
 # ----------------------------------------------------------------------------- stores

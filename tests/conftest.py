@@ -67,27 +67,53 @@ def ask(store):
 
 
 @pytest.fixture(scope="session")
-def serve_app():
-    """``with serve_app(config, threads) as base_url``: the app behind a real waitress server
-    on a free loopback port, its query workers closed afterwards."""
+def serve():
+    """``with serve(app, threads=4, **waitress_options) as base_url``: ``app`` behind a real
+    waitress server on a free loopback port (as ``yili-kg serve`` runs it), stopped after."""
     import contextlib
     import threading
 
     @contextlib.contextmanager
-    def serve(config: dict, threads: int = 4):
+    def running(app, threads: int = 4, **options):
         import waitress
 
-        from yili_kg.service.app import create_app
+        server = waitress.create_server(app, host="127.0.0.1", port=0, threads=threads, **options)
+        stopping = threading.Event()
 
-        app = create_app(config)
-        server = waitress.create_server(app, host="127.0.0.1", port=0, threads=threads)
-        thread = threading.Thread(target=server.run, daemon=True)
+        def run() -> None:
+            try:
+                server.run()
+            except OSError:  # its loop polled a socket closed under it by close() below
+                if not stopping.is_set():
+                    raise
+
+        thread = threading.Thread(target=run, daemon=True)
         thread.start()
         try:
             yield f"http://127.0.0.1:{server.effective_port}"
         finally:
+            stopping.set()
             server.close()
             thread.join(timeout=5)
+
+    return running
+
+
+@pytest.fixture(scope="session")
+def serve_app(serve):
+    """``with serve_app(config, threads) as base_url``: a new app made from ``config``, served
+    as by :func:`serve`; its query workers closed afterwards."""
+    import contextlib
+
+    @contextlib.contextmanager
+    def serving(config: dict, threads: int = 4):
+        from yili_kg.service.app import create_app
+
+        app = create_app(config)
+        try:
+            with serve(app, threads) as url:
+                yield url
+        finally:
             app.extensions["yili"].pool.close()
 
-    return serve
+    return serving

@@ -16,6 +16,7 @@ MODULES = [
     "yili_kg.loaders.pinyin",
     "yili_kg.loaders.texts",
     "yili_kg.loaders.variants",
+    "yili_kg.service.lexer",
     "yili_kg.service.sparql",
     "yili_kg.service.store",
 ]

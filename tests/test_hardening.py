@@ -61,22 +61,10 @@ def app(build_dir):
 
 
 @pytest.fixture(scope="module")
-def server(app):
+def server(app, serve):
     """The app behind waitress on a free loopback port, configured as ``yili-kg serve`` does."""
-    import waitress
-
-    server = waitress.create_server(
-        app,
-        host="127.0.0.1",
-        port=0,
-        threads=6,
-        max_request_body_size=app.config["MAX_CONTENT_LENGTH"],
-    )
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.effective_port}"
-    server.close()
-    thread.join(timeout=5)
+    with serve(app, threads=6, max_request_body_size=app.config["MAX_CONTENT_LENGTH"]) as url:
+        yield url
 
 
 class Listener:

@@ -47,16 +47,10 @@ def client(app):
 
 
 @pytest.fixture(scope="module")
-def server(app):
+def server(app, serve):
     """The app behind a real waitress server on a free loopback port; its base URL."""
-    import waitress
-
-    server = waitress.create_server(app, host="127.0.0.1", port=0, threads=4)
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.effective_port}"
-    server.close()
-    thread.join(timeout=5)
+    with serve(app, threads=4) as url:
+        yield url
 
 
 def endpoint(server: str, query: str, fmt) -> SPARQLWrapper:

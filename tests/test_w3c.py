@@ -32,8 +32,6 @@ import csv
 import decimal
 import io
 import math
-import re
-import threading
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -46,6 +44,8 @@ import rdflib
 from rdflib import RDF, BNode, Graph, Literal, Namespace
 from rdflib.compare import isomorphic
 from rdflib.query import Result
+
+from yili_kg.service.lexer import has_dataset_clause, keywords
 
 DATA = Path(__file__).parent / "data" / "w3c"
 BASE = "http://www.w3.org/2009/sparql/docs/tests/data-sparql11/"
@@ -166,34 +166,23 @@ def cases() -> list:
 
 
 @pytest.fixture(scope="module")
-def server(build_dir, tmp_path_factory):
+def server(build_dir, tmp_path_factory, serve_app):
     """One app with every data file of the suites as an extra graph, behind waitress."""
-    import waitress
-
-    from yili_kg.service.app import create_app
-
     empty = tmp_path_factory.mktemp("w3c") / "empty.nt"
     empty.write_text("")
     extra = {EMPTY: str(empty)}
     for test in TESTS:
         for iri in (*test.data, *test.graph_data):
             extra[iri] = str(local(iri))
-    app = create_app(
-        {
-            "BUILD_DIR": str(build_dir),
-            "EXTRA_GRAPHS": extra,
-            "QUERY_TIMEOUT": 20.0,
-            "WORKERS": 2,
-            "MAX_QUERY_CHARS": 100000,
-        }
-    )
-    server = waitress.create_server(app, host="127.0.0.1", port=0, threads=2)
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.effective_port}/sparql"
-    server.close()
-    thread.join(timeout=5)
-    app.extensions["yili"].pool.close()
+    config = {
+        "BUILD_DIR": str(build_dir),
+        "EXTRA_GRAPHS": extra,
+        "QUERY_TIMEOUT": 20.0,
+        "WORKERS": 2,
+        "MAX_QUERY_CHARS": 100000,
+    }
+    with serve_app(config, threads=2) as url:
+        yield url + "/sparql"
 
 
 def post(endpoint: str, query: str, accept: str, default=(), named=()) -> tuple[int, bytes]:
@@ -216,33 +205,12 @@ def post(endpoint: str, query: str, accept: str, default=(), named=()) -> tuple[
 # ---------------------------------------------------------------- reading queries
 
 
-_LEXEME = re.compile(
-    r"""\#[^\n]* | \"\"\"(?:[^\\]|\\.)*?\"\"\" | '''(?:[^\\]|\\.)*?'''
-      | "(?:[^"\\\n]|\\.)*" | '(?:[^'\\\n]|\\.)*' | <[^<>"{}|^`\\\s]*> | [?$]\w+
-      | (?P<word>[A-Za-z_][\w-]*(?::[\w.-]*)?) | (?P<brace>[{}])""",
-    re.X,
-)
-
-
-def query_words(text: str) -> list[tuple[str, int]]:
-    """The query's keywords with the depth of braces they stand at."""
-    words, depth = [], 0
-    for match in _LEXEME.finditer(text):
-        if match.group("brace"):
-            depth += 1 if match.group("brace") == "{" else -1
-        elif match.group("word"):
-            words.append((match.group("word").upper(), depth))
-    return words
-
-
 def ordered(text: str) -> bool:
     """Whether the query's own solutions are ordered (ORDER BY outside any group)."""
-    words = query_words(text)
-    return any(w == "ORDER" and d == 0 for w, d in words)
+    return any(w == "ORDER" and d == 0 for w, d in keywords(text))
 
 
-def has_from(text: str) -> bool:
-    return any(w == "FROM" for w, _ in query_words(text))
+has_from = has_dataset_clause
 
 
 # ---------------------------------------------------------------- comparing answers

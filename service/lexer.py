@@ -1,0 +1,113 @@
+"""One tokenizer of SPARQL text for the service's checks (詞法): what a query names, where its
+WHERE group is, whether it names a dataset.
+
+It is not a parser (the store parses); it only has to agree with the parser on where
+comments, strings and IRIs begin and end, so that a keyword or a brace inside them is not
+taken for one outside. The endpoint's refusal of ``SERVICE`` does not rely on it
+(:mod:`sparql` scans the raw text for the word as well).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import NamedTuple
+
+_TOKEN = re.compile(
+    r"""(?P<comment>\#[^\n]*)
+      | (?P<string>\"\"\"(?:[^\\]|\\.)*?\"\"\"|'''(?:[^\\]|\\.)*?'''
+                  |"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*')
+      | (?P<iri><[^<>"{}|^`\\\s]*>)
+      | (?P<var>[?$]\w+)
+      | (?P<word>(?:[^\W\d][\w.\-]*)?:(?:[\w.\-:%]|\\.)*  # a prefixed name (escapes too)
+                |[^\W\d][\w\-]*)
+      | (?P<other>\S)""",
+    re.X,
+)
+#: keywords that Oxigraph still reads as such when a prefixed name is glued to them (FROM:g)
+GLUED = {"SERVICE", "FROM", "NAMED"}
+FORMS = ("SELECT", "CONSTRUCT", "ASK", "DESCRIBE")
+
+
+class Token(NamedTuple):
+    kind: str  # string | iri | var | word (keyword or prefixed name) | other (one character)
+    value: str
+    start: int
+
+
+def tokens(text: str) -> Iterator[Token]:
+    """The tokens of ``text``, comments left out; ``FROM:g`` comes as ``FROM`` and ``:g``.
+
+    >>> [t.value for t in tokens('SELECT * FROM:g { ?s <a:b> "}" } # }')]
+    ['SELECT', '*', 'FROM', ':g', '{', '?s', '<a:b>', '"}"', '}']
+    """
+    for match in _TOKEN.finditer(text):
+        kind, value, start = match.lastgroup, match.group(), match.start()
+        if kind == "comment":
+            continue
+        head, colon, rest = value.partition(":")
+        if kind == "word" and colon and head.upper() in GLUED:
+            yield Token("word", head, start)
+            yield Token("word", ":" + rest, start + len(head))
+        else:
+            yield Token(kind, value, start)
+
+
+def keywords(text: str) -> list[tuple[str, int]]:
+    """The query's words in upper case, with the depth of braces each stands at.
+
+    >>> keywords("SELECT * { { SELECT ?x {} ORDER BY ?x } } ORDER BY ?y")[-2:]
+    [('ORDER', 0), ('BY', 0)]
+    """
+    out, depth = [], 0
+    for token in tokens(text):
+        if token.kind == "other" and token.value in "{}":
+            depth += 1 if token.value == "{" else -1
+        elif token.kind == "word":
+            out.append((token.value.upper(), depth))
+    return out
+
+
+def has_dataset_clause(text: str) -> bool:
+    """Whether the query names its own dataset (``FROM``, ``FROM NAMED``).
+
+    >>> has_dataset_clause("SELECT * FROM <g> WHERE { ?s ?p ?o }")
+    True
+    >>> has_dataset_clause('SELECT ?from WHERE { ?s ex:from "from" } # from')
+    False
+    """
+    return any(word == "FROM" for word, _ in keywords(text))
+
+
+def where_group(text: str) -> tuple[int, int]:
+    """Offsets of the braces that open and close the query's WHERE group (-1 if none).
+
+    >>> q = 'CONSTRUCT { ?s ?p "{" } WHERE { ?s ?p ?o } # }'
+    >>> start, end = where_group(q)
+    >>> q[start:end + 1]
+    '{ ?s ?p ?o }'
+    """
+    form, depth, opening = None, 0, -1
+    stream = list(tokens(text))
+    for i, token in enumerate(stream):
+        if token.kind == "word" and form is None and token.value.upper() in FORMS:
+            form = token.value.upper()
+        if token.kind != "other" or form is None:
+            continue
+        if token.value == "{":
+            if depth == 0 and opening < 0:
+                opening = token.start
+            depth += 1
+        elif token.value == "}" and opening >= 0:
+            depth -= 1
+            if depth == 0:
+                after = stream[i + 1] if i + 1 < len(stream) else None
+                template = (
+                    form == "CONSTRUCT"
+                    and after is not None
+                    and (after.value == "{" or after.value.upper() == "WHERE")
+                )
+                if not template:
+                    return opening, token.start
+                opening = -1  # that was the template; the WHERE group follows
+    return opening, -1
