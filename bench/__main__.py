@@ -36,29 +36,33 @@ def main(argv: list[str] | None = None) -> int:
         out.write_text(json.dumps(results, ensure_ascii=False, indent=1), encoding="utf-8")
 
     with tempfile.TemporaryDirectory() as folder:
-        build_dir = Path(folder) / "build"
-        # every section needs a build: the build section's own, or a quiet one
+        # two builds: all four rites, and 鄉射禮 alone (YILI_RITES=xiangshe), on which the
+        # targets are set and every other section runs
+        build_all = Path(folder) / "build-all"
+        build_dir = Path(folder) / "build-xiangshe"
         if "build" in args.only:
-            _section(results, "build", lambda: sections.build(build_dir))
+            _section(results, "build", lambda: sections.build(build_all, "all"))
+            save()
+            _section(results, "build_xiangshe", lambda: sections.build(build_dir, "xiangshe"))
             save()
         else:
-            from yili_kg.loaders.build import run_build
-
-            run_build(build_dir)
+            _quiet_build(build_all, "all")
+            _quiet_build(build_dir, "xiangshe")
         dataset = build_dir / "yili_kg.nq"
         plan = {
             "reasoning": lambda: sections.reasoning(dataset, plain=not args.quick),
-            "cold_start": lambda: sections.cold_start(build_dir),
+            "cold_start": lambda: sections.cold_start(build_dir, all_rites=build_all),
             "latency": lambda: sections.latency(build_dir),
-            "http": lambda: sections.http(build_dir, duration=10.0 if args.quick else 20.0),
+            "latency_all_rites": lambda: sections.latency(build_all, rdflib=False, repeat=5),
+            "http": lambda: sections.http(build_dir, duration=10.0 if args.quick else 15.0),
             "growth": lambda: sections.growth(
                 build_dir, factors=(1, 4) if args.quick else (1, 4, 16)
             ),
-            "load": lambda: sections.hostile_load(build_dir, seconds=15.0 if args.quick else 30.0),
+            "load": lambda: sections.hostile_load(build_all, seconds=15.0 if args.quick else 20.0),
         }
         try:
             for name, run in plan.items():
-                if name in args.only:
+                if name.split("_all")[0] in args.only:
                     _section(results, name, run)
                     save()
         finally:
@@ -68,6 +72,23 @@ def main(argv: list[str] | None = None) -> int:
     print(render(results))
     print(f"\nall figures: {out} ({results['total_seconds']} s)")
     return 0
+
+
+def _quiet_build(build_dir: Path, rites: str) -> None:
+    """A build for the sections that need one (not timed): ``$YILI_RITES`` set while it runs."""
+    import os
+
+    from yili_kg.loaders.build import run_build
+
+    before = os.environ.get("YILI_RITES")
+    os.environ["YILI_RITES"] = rites
+    try:
+        run_build(build_dir)
+    finally:
+        if before is None:
+            del os.environ["YILI_RITES"]
+        else:
+            os.environ["YILI_RITES"] = before
 
 
 def _section(results: dict, name: str, run) -> None:
@@ -87,9 +108,13 @@ def render(r: dict) -> str:
     def add(label: str, value, target: str = "") -> None:
         lines.append(f"{label:<46} {str(value):<12} {target}")
 
-    if "build" in r and "seconds" in r["build"]:
-        add("build from clean (s)", r["build"]["seconds"], "")
-        add("build peak memory (MB)", r["build"]["peak_rss_mb"])
+    for key, label, target in (
+        ("build", "all four rites", "≤ 60"),
+        ("build_xiangshe", "鄉射禮 alone", ""),
+    ):
+        if key in r and "seconds" in r[key]:
+            add(f"build from clean, {label} (s)", r[key]["seconds"], target)
+            add("  peak memory (MB)", r[key]["peak_rss_mb"])
     if "reasoning" in r:
         rs = r["reasoning"]
         add("reasoning, ours (s)", rs.get("ours", {}).get("seconds"))
@@ -116,14 +141,29 @@ def render(r: dict) -> str:
                 c.get("seconds", c.get("error")),
                 "≤ 0.5" if name == "yili-kg serve" else "",
             )
-    if "latency" in r and "queries" in r["latency"]:
-        lt = r["latency"]
-        add("canned queries, store: worst p50 (ms)", lt["worst_p50_ms_ours"], "")
-        add("  queries with p50 ≤ 2 ms", f"{lt['queries_under_2ms_ours']}/{lt['count']}")
-        if "worst_p50_ms_cached" in lt:
-            add("canned pages in-process (cached): worst p50", lt["worst_p50_ms_cached"], "≤ 2")
-            add("  pages with p50 ≤ 2 ms", f"{lt['queries_under_2ms_cached']}/{lt['count']}")
+    for key, label in (("latency", "鄉射禮"), ("latency_all_rites", "all rites")):
+        if key not in r or "queries" not in r[key]:
+            continue
+        lt = r[key]
+        n = lt["count"]
+        add(
+            f"canned, {label}: store worst/median p50 (ms)",
+            lt["worst_p50_ms_ours"],
+            f"median {lt['median_p50_ms_ours']} ms; {lt['queries_under_2ms_ours']}/{n} ≤ 2 ms",
+        )
         add("  worst ratio ours / bare pyoxigraph", lt["worst_ours_vs_bare"], "≤ 2×")
+        add(
+            "  canned answers, remembered: worst p50 (ms)",
+            lt["worst_p50_ms_canned"],
+            f"≤ 2 ({lt['queries_under_2ms_canned']}/{n})",
+        )
+        add(
+            "  canned pages via Flask, cached: worst p50",
+            lt["worst_p50_ms_cached"],
+            f"{lt['queries_under_2ms_cached']}/{n} ≤ 2 ms",
+        )
+        if lt.get("left_out"):
+            add("  left out (defaults name another rite)", len(lt["left_out"]))
     if "http" in r:
         h = r["http"]
         for name in (
@@ -153,7 +193,8 @@ def render(r: dict) -> str:
             add(
                 f"growth {factor}: quads, load s, canned p50 ms",
                 g["quads"],
-                f"{g['load_seconds']} s, {g['canned_p50_ms_median']} ms, reasoning "
+                f"{g['load_seconds']} s, {g['canned_p50_ms_median']} ms (remembered worst "
+                f"{g.get('canned_remembered_p50_ms_worst')} ms), reasoning "
                 f"{reason.get('seconds', reason.get('error'))} s / "
                 f"{reason.get('peak_rss_mb')} MB",
             )

@@ -18,9 +18,7 @@ JSON-parsed, e.g. ``YILI_QUERY_TIMEOUT=5``):
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 from flask import Flask, Response, jsonify, render_template, request
@@ -50,9 +48,8 @@ class State:
     store: object  # the in-process store for canned queries and pages
     pool: object  # the worker pool for /sparql
     graphs: list[str]
-    version: str  # the dataset's sha256: canned answers are cached per version
-    cache: OrderedDict = field(default_factory=OrderedDict)
-    lock: threading.Lock = field(default_factory=threading.Lock)
+    version: str  # the dataset's sha256
+    canned: object  # CannedAnswers on the store: canned answers remembered for this version
 
 
 def create_app(test_config: dict | None = None) -> Flask:
@@ -84,6 +81,7 @@ def create_app(test_config: dict | None = None) -> Flask:
 
 def _open_state(app: Flask) -> None:
     from yili_kg.loaders.build import check_dataset, read_manifest
+    from yili_kg.service.queries import CannedAnswers
     from yili_kg.service.store import open_store
     from yili_kg.service.workers import QueryPool
 
@@ -107,8 +105,16 @@ def _open_state(app: Flask) -> None:
         memory_mb=int(app.config["WORKER_MEMORY"]),
     )
     manifest = read_manifest(build_dir) or {}
+    canned = CannedAnswers(
+        store, size=int(app.config["CANNED_CACHE"]), max_rows=int(app.config["MAX_ROWS"])
+    )
     app.extensions["yili"] = State(
-        build_dir, store, pool, store.graphs(), manifest.get("dataset", {}).get("sha256", "")
+        build_dir,
+        store,
+        pool,
+        store.graphs(),
+        manifest.get("dataset", {}).get("sha256", ""),
+        canned,
     )
 
 

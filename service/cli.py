@@ -107,12 +107,21 @@ def build(build_dir: str | None, force: bool) -> None:
 @click.option("--no-build", is_flag=True, help="Serve the build as it is; do not rebuild.")
 def serve(build_dir, host, port, store, threads, workers, query_timeout, max_rows, no_build):
     """Build the graph if its inputs changed, then serve it: SPARQL endpoint, pages, downloads."""
+    import threading
+
+    from yili_kg.service.workers import prestart_forkserver
+
+    prestart_forkserver()  # the workers' imports run beside the application's (cold start)
+    path = _build_dir(build_dir)
+    if no_build:  # the dataset's checksum is read beside the imports too (create_app waits)
+        from yili_kg.loaders.build import check_dataset
+
+        threading.Thread(target=_quietly, args=(check_dataset, path), daemon=True).start()
     import waitress
 
     from yili_kg.loaders.build import run_build
     from yili_kg.service.app import create_app
 
-    path = _build_dir(build_dir)
     if not no_build:
         run_build(path)
     app = create_app(
@@ -139,6 +148,14 @@ def serve(build_dir, host, port, store, threads, workers, query_timeout, max_row
         )
     finally:
         app.extensions["yili"].pool.close()
+
+
+def _quietly(function, *args) -> None:
+    """Run ``function`` and drop its error: the same call made later raises it where it counts."""
+    try:
+        function(*args)
+    except Exception:  # noqa: S110 (create_app's own check reports it)
+        pass
 
 
 @main.command()

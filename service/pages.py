@@ -6,12 +6,10 @@ answers are cached per dataset version and parameters (an LRU of ``CANNED_CACHE`
 
 from __future__ import annotations
 
-from collections import OrderedDict
-
 from flask import Blueprint, Response, abort, current_app, render_template, request, send_file
 
 from yili_kg.loaders.errors import BadQueryParameter
-from yili_kg.service.queries import bindings_for, get_query, load_queries, service_query
+from yili_kg.service.queries import bindings_for, load_queries, service_query
 from yili_kg.service.sparql import MEDIA, SELECT_TYPES, negotiate
 
 bp = Blueprint("pages", __name__)
@@ -30,21 +28,7 @@ EXAMPLES = [
 
 def run_canned(name: str, values: dict[str, str]):
     """The answer of a canned query, from the cache when the same question was asked before."""
-    state = current_app.extensions["yili"]
-    query = get_query(name)
-    bindings = bindings_for(query, values, state.store)
-    key = (state.version, name, tuple(sorted((k, v.n3()) for k, v in bindings.items())))
-    with state.lock:
-        cache: OrderedDict = state.cache
-        if key in cache:
-            cache.move_to_end(key)
-            return query, cache[key]
-    answer = state.store.query(query.sparql, bindings, limit=current_app.config["MAX_ROWS"])
-    with state.lock:
-        cache[key] = answer
-        while len(cache) > current_app.config["CANNED_CACHE"]:
-            cache.popitem(last=False)
-    return query, answer
+    return current_app.extensions["yili"].canned.answer(name, values)
 
 
 def _format() -> str:
@@ -117,12 +101,13 @@ def query_index():
 @bp.route("/queries/<name>")
 def canned(name: str):
     values = {k: v for k, v in request.args.items() if k != "format"}
-    query, answer = run_canned(name, values)
     fmt = _format()
     if fmt == "html":
+        query, answer = run_canned(name, values)
         shown = {p.name: values.get(p.name, p.default) for p in query.params}
         return render_template("query.html", query=query, answer=answer, values=shown)
-    return Response(answer.serialise(fmt), content_type=MEDIA[fmt])
+    body = current_app.extensions["yili"].canned.serialised(name, values, fmt)
+    return Response(body, content_type=MEDIA[fmt])
 
 
 @bp.route("/editor")

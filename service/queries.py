@@ -278,3 +278,63 @@ def bindings_for(query: CannedQuery, values: dict[str, str], store) -> dict:
         )
     resolver = Resolver(store)
     return {p.name: resolver.term(p, values.get(p.name, p.default)) for p in query.params}
+
+
+# ------------------------------------------------------------------------------ answers
+
+
+class CannedAnswers:
+    """Canned queries answered on one store, remembered per question (答問之快取).
+
+    The store is a fixed dataset version, so an answer never goes stale while this object
+    lives; a new build gets a new object. A question is the query's name and its parameter
+    values as given (defaults filled in); the first time it is asked its values are resolved
+    to RDF terms and the query runs; after that the answer — and each serialisation of it
+    already made — comes from an LRU of ``size`` questions, without touching the store.
+    Values that name nothing raise :class:`BadQueryParameter` every time (not remembered).
+    """
+
+    def __init__(self, store, size: int = 512, max_rows: int | None = None):
+        from collections import OrderedDict
+
+        self.store = store
+        self.size = size
+        self.max_rows = max_rows
+        self._entries: OrderedDict = OrderedDict()  # question → [query, answer, {fmt: bytes}]
+        self._lock = threading.Lock()
+        self.hits = self.misses = 0
+
+    def _entry(self, name: str, values: dict[str, str]) -> list:
+        query = get_query(name)
+        unknown = set(values) - {p.name for p in query.params}
+        if unknown:  # the same message as bindings_for, before any cache lookup
+            bindings_for(query, values, self.store)
+        question = (name, tuple((p.name, values.get(p.name, p.default)) for p in query.params))
+        with self._lock:
+            entry = self._entries.get(question)
+            if entry is not None:
+                self._entries.move_to_end(question)
+                self.hits += 1
+                return entry
+        bindings = bindings_for(query, values, self.store)
+        answer = self.store.query(query.sparql, bindings, limit=self.max_rows)
+        entry = [query, answer, {}]
+        with self._lock:
+            self.misses += 1
+            self._entries[question] = entry
+            while len(self._entries) > self.size:
+                self._entries.popitem(last=False)
+        return entry
+
+    def answer(self, name: str, values: dict[str, str] | None = None):
+        """(query, answer) of canned query ``name`` with ``values`` (defaults for the rest)."""
+        query, answer, _ = self._entry(name, values or {})
+        return query, answer
+
+    def serialised(self, name: str, values: dict[str, str], fmt: str) -> bytes:
+        """The answer as SPARQL results in ``fmt`` (json, xml, csv, tsv), made once."""
+        _, answer, made = self._entry(name, values)
+        body = made.get(fmt)
+        if body is None:
+            body = made[fmt] = answer.serialise(fmt)
+        return body

@@ -130,6 +130,29 @@ def _serve(
             connection.send(("error", 500, f"{type(exc).__name__}: {exc}"))
 
 
+PRELOAD = ["yili_kg.service.store", "pyoxigraph"]
+
+
+def forkserver_context():
+    """The multiprocessing context workers come from, with the store preloaded in its server."""
+    context = multiprocessing.get_context("forkserver")
+    context.set_forkserver_preload(PRELOAD)
+    return context
+
+
+def prestart_forkserver() -> None:
+    """Start the fork server now, so that its imports overlap with the web application's.
+
+    The server process imports the store and pyoxigraph before it forks any worker; started
+    first thing by ``yili-kg serve``, that happens while Flask is being imported, and the
+    pool's workers then start in milliseconds (about half of a cold start otherwise).
+    """
+    from multiprocessing import forkserver
+
+    forkserver_context()
+    forkserver.ensure_running()
+
+
 class Worker:
     def __init__(
         self, context, build_dir: Path, store_kind: str, extra_graphs: dict, memory_mb: int = 0
@@ -183,8 +206,7 @@ class QueryPool:
         self.size = size
         self.timeout = timeout
         self.queue_timeout = queue_timeout
-        self.context = multiprocessing.get_context("forkserver")
-        self.context.set_forkserver_preload(["yili_kg.service.store", "pyoxigraph"])
+        self.context = forkserver_context()
         self.free: queue.Queue[Worker] = queue.Queue()
         self.lock = threading.Lock()
         self.killed = 0

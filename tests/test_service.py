@@ -353,3 +353,30 @@ def test_first_canned_requests_at_once_all_answer(server):
     for thread in threads:
         thread.join()
     assert statuses == dict.fromkeys(names, 200)
+
+
+def test_canned_answers_are_remembered_per_question(store):
+    from yili_kg.loaders.errors import BadQueryParameter
+    from yili_kg.service.queries import CannedAnswers
+
+    canned = CannedAnswers(store, size=2)
+    query, first = canned.answer("bows", {"role": "賓"})
+    assert "主人" in {row["recipient"].value for row in first.rows if "recipient" in row}
+    _, again = canned.answer("bows", {"role": "賓"})
+    assert again is first and (canned.hits, canned.misses) == (1, 1)
+    # the default named or left out is the same question
+    assert canned.answer("bows", {})[1] is canned.answer("bows", {"role": "主人"})[1]
+    body = canned.serialised("bows", {"role": "賓"}, "json")
+    assert (
+        body == first.serialise("json")
+        and canned.serialised("bows", {"role": "賓"}, "json") is body
+    )
+    canned.answer("bows", {})  # now 賓 is the least recently asked
+    canned.answer("counts")  # a third question: the least recent goes
+    canned.answer("bows", {"role": "賓"})
+    assert canned.misses == 4
+    with pytest.raises(BadQueryParameter, match="no parameter colour"):
+        canned.answer("bows", {"colour": "red"})
+    for _ in range(2):  # a value naming nothing is refused every time, never remembered
+        with pytest.raises(BadQueryParameter, match="no role labelled"):
+            canned.answer("bows", {"role": "nobody"})
