@@ -105,6 +105,10 @@ GROUPS = {
     "升飲者",
     "有司",
 }
+#: acts whose object may be followed by what the object does (命弟子納射器, 視上射命)
+CONTROLS = {"使", "作", "如", "視", "厭", "俟", "授", "為"}
+#: the offerings of the drinking: the role after them is the one offered to (獻工, 酬賓)
+OFFERINGS = ("獻", "酬", "酢")
 #: acts that do not make their agent the subject carried to the next clause
 NOT_CARRIED = {"為", "為耦", "在"}
 
@@ -136,6 +140,10 @@ class Context:
     topic_role: tuple[str, ...] = ()  # X則…: the person the clause is about
     sentence_text: str = ""
     positive_agent: tuple[str, ...] = ()  # the last agent of an act not denied
+    offerers: list[tuple[str, ...]] = field(default_factory=list)  # agents of 獻, in order
+    sent_to: tuple[str, ...] = ()  # the one a cup was just sent to (拜送爵): he drinks next
+    cond_topic: tuple[str, ...] = ()  # 其笙，則獻諸西階上: the one the condition is about
+    offered: set[str] = field(default_factory=set)  # those offered to (獻X)
 
 
 def tokenize(text: str, lexicon: Lexicon) -> list[Token]:
@@ -219,6 +227,7 @@ class ClauseReader:
         self.at_marked = False  # a place introduced by 當 or 于 (a modifier clause may add it)
         self.with_: list[str] = []  # 以賓 / 與司射 before the verb
         self.before: dict[str, str] = {}  # 自X / 由X before the verb
+        self.next_agent: tuple[str, ...] = ()  # a subject named after the clause's first acts
 
     # -- helpers ---------------------------------------------------------------------------
     def is_a(self, kind: str, *ancestors: str) -> bool:
@@ -272,6 +281,8 @@ class ClauseReader:
             event.set("to", self.for_whom)
         for key, value in self.before.items():
             event.set(key, value)
+        if self.next_agent:
+            event.fields["_agent"] = self.next_agent
         self.events.append(event)
         return event
 
@@ -399,6 +410,10 @@ class ClauseReader:
             return 1  # 遂飲, 遂以比三耦: 'then', not the armlet 遂
         if "title" in token.kinds:
             return 1
+        if token.of("action") == "獻" and nxt is not None and nxt.text == "酒":
+            # 兩壺獻酒: the wine of the offerings (注: 獻讀為沙), a thing, not an act; 獻
+            # takes a person (獻賓), never the wine
+            return 1 + self.attach_noun(nxt, tokens, i + 1)
         if "and" in token.kinds:
             self.joined = True
             return 1
@@ -489,6 +504,14 @@ class ClauseReader:
         if t == "之" and self.events:
             self.pronoun()
             return 1
+        if (
+            t == "諸"
+            and not token.kinds
+            and self.events
+            and self.is_a(self.events[-1].kind, *OFFERINGS)
+        ):
+            self.pronoun()  # 獻諸西階上 (諸 = 之於): the person offered to
+            return 1
         if t == "為" and nxt is not None and nxt.text == "之" and self.ctx.topic_role:
             self.for_whom = self.ctx.topic_role  # 大師則為之洗: wash the cup for him
             return 2
@@ -513,9 +536,14 @@ class ClauseReader:
             (token.kinds.keys() & {"role", "object", "place"})
             and nxt
             and nxt.text == "之"
-            and (i + 2 < len(tokens) and tokens[i + 2].text in RELATIVE)
+            and i + 2 < len(tokens)
+            and (
+                tokens[i + 2].text in RELATIVE
+                or ("role" in token.kinds and "place" in tokens[i + 2].kinds)
+            )
         ):
-            text, used = self.noun_phrase(tokens, i)  # 三耦之南: a place, not a subject
+            # 三耦之南, 介之席前: a place, not a subject
+            text, used = self.noun_phrase(tokens, i)
             if self.events:
                 self.put_place(self.events[-1], self.prep, text)
             elif self.prep in ("via", "from"):
@@ -525,13 +553,47 @@ class ClauseReader:
                 self.at_marked = True
             self.prep = None
             return used
+        if (
+            token.of("role")
+            and nxt is not None
+            and nxt.text in ("左", "右")
+            and (self.events or self.prep or (self.subjects and not self.joined))
+        ):
+            # 主人賓右拜送爵, 主人介右, 設于賓左: at X's right, a place, not a second agent
+            # (with no subject before it, 有司左執弣 / 小臣左何瑟: with the left hand)
+            text = token.text + nxt.text
+            if self.events:
+                self.put_place(self.events[-1], self.prep, text)
+            elif self.prep in ("via", "from"):
+                self.before[self.prep] = text
+            else:
+                self.at.append(text)
+                self.at_marked = True
+            self.prep = None
+            return 2
         if t in ("一人", "二人") and token.of("role"):
             if self.subjects or "舉觶" not in self.ctx.sentence_text:
+                if not self.subjects and not self.events:
+                    group = self.group_just_named()
+                    if group:  # 主人獻之于西階上。一人拜: one of the pipers offered to
+                        self.subjects.append(group)
                 return 1  # 笙一人拜于下: one of the pipers
         if t == "其" and nxt and nxt.text in RELATIVE:
             self.put_place(self.events[-1] if self.events else None, self.prep, "其" + nxt.text)
             self.prep = None
             return 2
+        if (
+            token.of("role")
+            and "action" not in token.kinds  # 以相拜: to assist, not the usher
+            and self.events
+            and self.prep is None
+            and not self.joined
+            and nxt is not None
+            and self.verb_here(tokens, i + 1)
+            and not self.governs(tokens, i)
+        ):
+            self.next_agent = (token.of("role"),)  # 卒歌，主人獻工 cut as 歌主人獻工
+            return 1
         if self.verb_here(tokens, i):
             self.verb(token.kinds["action"], tokens, i)
             return 1
@@ -547,6 +609,31 @@ class ClauseReader:
         if token.kinds.keys() & {"role", "object", "place"}:
             return self.attach_noun(token, tokens, i)
         return 1
+
+    def group_just_named(self) -> str | None:
+        """The group that a 一人 without a subject is one of: the last group acted on (主人獻工，
+        一人拜) or acting."""
+        for _, earlier in reversed(self.ctx.history[-3:]):
+            for key in ("to", "agent"):
+                groups = [r for r in earlier.fields.get(key, ()) if r in GROUPS]
+                if groups:
+                    return groups[0]
+        return None
+
+    def governs(self, tokens: list[Token], i: int) -> bool:
+        """Whether the role at ``i`` belongs to the act before it although a verb follows:
+        commands and requests (命弟子納射器, 使人速, 作相為司正, 請公命), 如 (如賓酬),
+        視上射命, 厭衆賓升, 俟三耦卒射, 授獲者退, movements (就士旅食), a list (舉觶于賓介)
+        and the person offered to (獻釋獲者).
+
+        Otherwise a role between two acts is the subject of the second (賓拜受，大夫拜送 and
+        卒歌，主人獻工 cut by the 句讀 as 大夫拜受賓拜送, 歌主人獻工)."""
+        last = self.events[-1].kind
+        if self.is_a(last, "辭令") or last in CONTROLS or last in MOVEMENT_DEST:
+            return True  # 就士旅食: where the host goes
+        if tokens[i - 1].of("role") or tokens[i - 1].text in ("與", "及", "、"):
+            return True  # 舉觶于賓介洗, 獻工與笙: one more of the persons named
+        return self.is_a(last, *OFFERINGS) and "action" in tokens[i - 1].kinds
 
     def possessive(self, tokens: list[Token], i: int) -> int:
         """X之Y: the Y of X (主人之弓矢, 勝者之弟子, 賓與大夫之弓); X is not the agent."""
@@ -670,6 +757,15 @@ class ClauseReader:
         for _, earlier in reversed(self.ctx.history[-40:]):
             if earlier.kind in NOT_CARRIED:
                 continue
+            if (
+                self.is_a(earlier.kind, "辭")
+                and self.is_a(event.kind, "拜揖")
+                and all(
+                    self.lex.role_classes.get(a, frozenset()) & {"司事者", "執事"}
+                    for a in earlier.agent
+                )
+            ):
+                continue  # 小臣辭，賓升，再拜稽首: the 小臣 declines for the ruler, bowed to
             agents = set(earlier.agent)
             if agents and not agents & mine:
                 return tuple(earlier.agent)
@@ -732,6 +828,11 @@ class ClauseReader:
                 event.set("agent", self.events[0].agent, self.events[0].marks.get("agent", ""))
             else:
                 self.carry(event, text)
+        for event in self.events:
+            named = event.fields.pop("_agent", None)
+            if named:  # 歌主人獻工: the 主人 offers
+                event.set("agent", named)
+                event.fields.pop("noagent", None)
         self.events = [
             e
             for e in self.events
@@ -746,7 +847,11 @@ class ClauseReader:
                     later.fields["_sent"] = ("1",)
             if event.kind == "曰" and "to" not in event.fields:
                 for _, earlier in reversed(self.ctx.history[-3:]):
-                    if self.is_a(earlier.kind, *SPEECH) and earlier.get("to"):
+                    if (
+                        self.is_a(earlier.kind, *SPEECH)
+                        and earlier.get("to")
+                        and not set(earlier.fields["to"]) & set(event.agent)
+                    ):
                         event.set("to", earlier.fields["to"], earlier.marks.get("to", ""))
                         break
         if (
@@ -757,6 +862,10 @@ class ClauseReader:
             for event in self.events:  # 司射與司馬交于階前: the 司射's act, with the 司馬
                 event.set("agent", subjects[:1])
                 event.set("with", subjects[1:])
+        if self.ctx.cond_topic:
+            for event in self.events:
+                if self.is_a(event.kind, *OFFERINGS) and "to" not in event.fields:
+                    event.set("to", self.ctx.cond_topic, "?")
         if self.person_pronoun is not None and "to" not in self.person_pronoun.fields:
             other = self.other_party(self.person_pronoun)
             if other:
@@ -811,6 +920,10 @@ class ClauseReader:
         if ctx.new_sentence and ctx.answered and not self.is_a(event.kind, *SPEECH):
             event.set("agent", ctx.answered, "^")  # 賓答再拜。揖衆賓: the turn goes back
             return
+        if ctx.sent_to and (event.kind in ("坐", "祭", "啐", "嚌") or self.is_a(event.kind, "飲")):
+            # 主人拜送爵。階前坐祭，立飲: the one who received the cup drinks
+            event.set("agent", ctx.sent_to, "^")
+            return
         if ctx.agent:
             agents = ctx.agent
             if set(agents) & set(event.fields.get("to", ())):  # 授主人爵: not the host himself
@@ -848,6 +961,79 @@ class ClauseReader:
             event.fields["noagent"] = ("unstated",)
 
 
+def distinct_parties(event: Event, lexicon: Lexicon, ctx: Context, text: str) -> None:
+    """No one acts on himself: an agent is never the recipient of the same act.
+
+    A recipient the text names wins (a role after 獻/酬/酢 is the one offered to): the agent
+    becomes the last one before who is not that recipient; an implied recipient that is the
+    agent is dropped. And one offered to does not offer: the agent of a 獻 carried over from
+    the clauses before, when it has only ever been offered to, is the last one who offered
+    (主人…西南面獻介 after 介之席前; 獻公 after 公與賓有俎).
+    """
+    to = event.fields.get("to", ())
+    if event.agent and to and set(event.agent) & set(to):
+        if event.marks.get("to") == "?":
+            rest = tuple(r for r in to if r not in event.agent)
+            if rest:
+                event.set("to", rest, "?")
+            else:
+                del event.fields["to"]
+                event.marks.pop("to", None)
+        elif not event.marks.get("agent") and not any(
+            lexicon.is_a(event.kind, k) for k in OFFERINGS
+        ):
+            # 公答再拜公(卒觶): the subject named is the agent; the role after the act is the
+            # subject of the next one, cut into this clause by the 句讀
+            rest = tuple(r for r in to if r not in event.agent)
+            if rest:
+                event.set("to", rest)
+            else:
+                del event.fields["to"]
+        else:
+            rest = tuple(a for a in event.agent if a not in to)
+            if rest:
+                event.set("agent", rest, event.marks.get("agent", ""))
+            else:
+                earlier = _offerer(ctx, to) if lexicon.is_a(event.kind, "獻") else None
+                earlier = earlier or next(
+                    (
+                        e.agent
+                        for _, e in reversed(ctx.history)
+                        if e.agent and not set(e.agent) & set(to)
+                    ),
+                    (),
+                )
+                if earlier:
+                    event.set("agent", earlier, "^")
+                else:
+                    del event.fields["agent"]
+                    event.marks.pop("agent", None)
+                    event.fields["noagent"] = ("unstated",)
+    if lexicon.is_a(event.kind, "獻") and event.agent and event.get("neg") != "1":
+        if "既獻" in text:  # 士既獻者: those already offered to
+            return
+        offered_only = [a for a in event.agent if a in ctx.offered and not _offered_by(ctx, a)]
+        if offered_only:
+            rest = tuple(a for a in event.agent if a not in offered_only)
+            earlier = rest or _offerer(ctx, to)
+            if earlier:
+                event.set("agent", earlier, "^")
+        ctx.offerers.append(event.agent)
+        ctx.offered.update(event.fields.get("to", ()))
+
+
+def _offered_by(ctx: Context, role: str) -> bool:
+    return any(role in agents for agents in ctx.offerers)
+
+
+def _offerer(ctx: Context, to: tuple[str, ...]) -> tuple[str, ...]:
+    """The last one who offered (獻) to someone other than ``to``'s roles."""
+    for agents in reversed(ctx.offerers):
+        if not set(agents) & set(to):
+            return agents
+    return ()
+
+
 def is_description(text: str) -> bool:
     """A clause that measures or places a thing (南北以堂深, 東西當東榮): no act."""
     return text.startswith(("南北", "東西"))
@@ -859,8 +1045,18 @@ def is_condition(text: str) -> bool:
     return "若" in plain and "則" not in plain and not plain.startswith("若飲君")
 
 
+def quote_unmarked(text: str) -> str:
+    """X曰Y in a text without quotation marks (the Kanripo 經): Y is what is said, to the end
+    of the clause (大射儀 司射命上射曰某御於子 → 命…曰「某御於子」)."""
+    if "「" in text or "曰" not in text:
+        return text
+    head, _, said = text.partition("曰")
+    return f"{head}曰「{said}」" if said else text
+
+
 def annotate_clause(pid: str, text: str, lexicon: Lexicon, ctx: Context) -> Record:
     """One clause's record, updating the context for the next clause."""
+    record_text, text = text, quote_unmarked(text)
     paragraph = pid.rsplit(".", 2)[0]
     sentence = pid.rsplit(".", 1)[0]
     if paragraph != ctx.paragraph:
@@ -877,18 +1073,27 @@ def annotate_clause(pid: str, text: str, lexicon: Lexicon, ctx: Context) -> Reco
         head = text.split("則", 1)[0]
         ctx.topic_role = tuple(t.of("role") for t in tokenize(head, lexicon) if t.of("role"))
     if is_description(text):
-        return Record(pid, text, [], reason="description")
+        return Record(pid, record_text, [], reason="description")
     if is_condition(text) or _followed_by_ze(pid):
         ctx.condition = re.sub(r"^.*?若", "若", text) if "若" in text else text
         subject = text.split("若", 1)[0]
         roles = [t.of("role") for t in tokenize(subject, lexicon) if t.of("role")]
-        if roles:  # 大夫若有遵者，則入門左: the 大夫 enter
+        topic = subject.startswith("其")
+        if ctx.new_sentence and pid.startswith("ji/") and (topic or not roles):
+            ctx.agent = ()  # a rule of the 記 names no one
+        if roles and topic:
+            ctx.cond_topic = tuple(roles)  # 其笙，則獻諸西階上: the pipers are offered to
+        elif roles:  # 大夫若有遵者，則入門左: the 大夫 enter
             ctx.agent = tuple(roles)
-        return Record(pid, text, [], reason="cond")
+        return Record(pid, record_text, [], reason="cond")
     body = text.split("則", 1)[1] if "則" in text and text.index("則") < 4 else text
     reader = ClauseReader(lexicon, ctx)
     events = reader.read(body)
     ctx.condition = None
+    ctx.cond_topic = ()
+    for event in events:
+        if not event.modifier:
+            distinct_parties(event, lexicon, ctx, body)
     for event in events:
         if event.modifier:
             continue
@@ -914,13 +1119,14 @@ def annotate_clause(pid: str, text: str, lexicon: Lexicon, ctx: Context) -> Reco
         last = actions[-1]
         answer = any(lexicon.is_a(last.kind, k) for k in ("答拜", "對", "拜送", "許", "辭"))
         ctx.answered = last.fields.get("to", ()) if answer else ()
+        ctx.sent_to = last.fields.get("to", ()) if last.kind == "拜送" else ()
     commands = [e for e in events if e.kind in ("命", "使") and "to" in e.fields]
     if commands:
         ctx.command_to = commands[-1].fields["to"]
     elif events:
         ctx.command_to = ()
     reason = "" if events else "description"
-    return Record(pid, text, events, reason=reason)
+    return Record(pid, record_text, events, reason=reason)
 
 
 def annotate_text(texts: Iterable[str], lexicon: Lexicon | None = None) -> list[list[Event]]:
