@@ -137,6 +137,8 @@ class Context:
     paragraph_has_agent: bool = False
     partners: tuple[str, ...] = ()  # those the last agent acted with (以賓)
     pending: tuple | None = None  # subject and place of a verbless clause, for the next one
+    clauses: int = 0  # clauses read so far
+    pending_at: int = 0  # the clause that left ``pending``
     topic_role: tuple[str, ...] = ()  # X則…: the person the clause is about
     sentence_text: str = ""
     positive_agent: tuple[str, ...] = ()  # the last agent of an act not denied
@@ -795,12 +797,17 @@ class ClauseReader:
             and not (self.before or self.upper)
         ):
             self.ctx.pending = ((), tuple(self.at))  # 西階上，北面作衆賓射: the next act's place
+            self.ctx.pending_at = self.ctx.clauses
             return []
         if not self.events and not self.subjects:
             return self.modifier()
         if not self.events:  # 主人阼階之東，南面辭洗: the subject of the next clause
-            before = self.ctx.pending[0] if self.ctx.pending else ()
+            # 賓、 / 主人 cut from their verb: the subjects of consecutive verbless clauses add
+            # up; not across a clause between (執冪者，反冪。主人筵，前獻賓: 主人 alone)
+            follows = self.ctx.pending and self.ctx.pending_at == self.ctx.clauses - 1
+            before = self.ctx.pending[0] if follows else ()
             self.ctx.pending = (tuple(dict.fromkeys((*before, *self.subjects))), tuple(self.at))
+            self.ctx.pending_at = self.ctx.clauses
             return []
         subjects = tuple(dict.fromkeys(self.subjects))
         if not subjects and self.ctx.pending:
@@ -1087,6 +1094,7 @@ def annotate_clause(pid: str, text: str, lexicon: Lexicon, ctx: Context) -> Reco
             ctx.agent = tuple(roles)
         return Record(pid, record_text, [], reason="cond")
     body = text.split("則", 1)[1] if "則" in text and text.index("則") < 4 else text
+    ctx.clauses += 1
     reader = ClauseReader(lexicon, ctx)
     events = reader.read(body)
     ctx.condition = None
