@@ -1017,7 +1017,15 @@ def distinct_parties(event: Event, lexicon: Lexicon, ctx: Context, text: str) ->
                     event.marks.pop("agent", None)
                     event.fields["noagent"] = ("unstated",)
     if lexicon.is_a(event.kind, "獻") and event.agent and event.get("neg") != "1":
-        if "既獻" in text:  # 士既獻者: those already offered to
+        if "既獻" in text:  # 士既獻者: those already offered to, by the last who offered
+            if not event.marks.get("agent"):
+                offered, by = event.agent, _offerer(ctx, event.agent)
+                event.set("to", offered)
+                if by:
+                    event.set("agent", by, "^")
+                else:
+                    del event.fields["agent"]
+                    event.fields["noagent"] = ("unstated",)
             return
         offered_only = [a for a in event.agent if a in ctx.offered and not _offered_by(ctx, a)]
         if offered_only:
