@@ -53,7 +53,7 @@ def main(argv: list[str] | None = None) -> int:
             "reasoning": lambda: sections.reasoning(dataset, plain=not args.quick),
             "cold_start": lambda: sections.cold_start(build_dir, all_rites=build_all),
             "latency": lambda: sections.latency(build_dir),
-            "latency_all_rites": lambda: sections.latency(build_all, rdflib=False, repeat=5),
+            "latency_all_rites": lambda: sections.latency(build_all, rdflib=False, repeat=3),
             "http": lambda: sections.http(build_dir, duration=10.0 if args.quick else 15.0),
             "growth": lambda: sections.growth(
                 build_dir, factors=(1, 4) if args.quick else (1, 4, 16)

@@ -20,6 +20,8 @@ of literals (shared/DESIGN.md), so the work is split the way the rules allow:
 
 from __future__ import annotations
 
+import contextlib
+import gc
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -189,6 +191,25 @@ def materialize(asserted: Graph, ontology: Graph, tbox: Graph | None = None) -> 
     Raises:
         InconsistencyError: disjoint classes share an individual (the resources are named).
     """
+    with _collector_paused():
+        return _materialize(asserted, ontology, tbox)
+
+
+@contextlib.contextmanager
+def _collector_paused():
+    """Python's cycle collector off while the closure is built: the rules allocate millions
+    of tuples and sets, none of them in cycles, and each full collection walks them all
+    (the ×4 replica of 鄉射禮 reasoned in 29 s with it, 17 s without; bench growth)."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _materialize(asserted: Graph, ontology: Graph, tbox: Graph | None) -> Graph:
     if tbox is None:
         tbox = tbox_entailments(ontology)
     full = tbox_axioms(ontology)
