@@ -546,14 +546,7 @@ class ClauseReader:
         ):
             # 三耦之南, 介之席前: a place, not a subject
             text, used = self.noun_phrase(tokens, i)
-            if self.events:
-                self.put_place(self.events[-1], self.prep, text)
-            elif self.prep in ("via", "from"):
-                self.before[self.prep] = text
-            else:
-                self.at.append(text)
-                self.at_marked = True
-            self.prep = None
+            self.place_here(text)
             return used
         if (
             token.of("role")
@@ -564,14 +557,7 @@ class ClauseReader:
             # 主人賓右拜送爵, 主人介右, 設于賓左: at X's right, a place, not a second agent
             # (with no subject before it, 有司左執弣 / 小臣左何瑟: with the left hand)
             text = token.text + nxt.text
-            if self.events:
-                self.put_place(self.events[-1], self.prep, text)
-            elif self.prep in ("via", "from"):
-                self.before[self.prep] = text
-            else:
-                self.at.append(text)
-                self.at_marked = True
-            self.prep = None
+            self.place_here(text)
             return 2
         if t in ("一人", "二人") and token.of("role"):
             if self.subjects or "舉觶" not in self.ctx.sentence_text:
@@ -611,6 +597,17 @@ class ClauseReader:
         if token.kinds.keys() & {"role", "object", "place"}:
             return self.attach_noun(token, tokens, i)
         return 1
+
+    def place_here(self, text: str) -> None:
+        """``text`` is where the act happens: on the last event, or kept for the next verb."""
+        if self.events:
+            self.put_place(self.events[-1], self.prep, text)
+        elif self.prep in ("via", "from"):
+            self.before[self.prep] = text
+        else:
+            self.at.append(text)
+            self.at_marked = True
+        self.prep = None
 
     def group_just_named(self) -> str | None:
         """The group that a 一人 without a subject is one of: the last group acted on (主人獻工，
