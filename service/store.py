@@ -399,6 +399,7 @@ class RdflibStore:
     def __init__(self, dataset):
         self.dataset = dataset
         self._prepared: dict[str, object] = {}
+        self._counts = PatternCounts(dataset)  # the cost model that orders patterns
 
     @classmethod
     def open(cls, build_dir: Path) -> RdflibStore:
@@ -416,7 +417,7 @@ class RdflibStore:
                     prepared = prepareQuery(sparql)
                 except Exception as exc:  # pyparsing ParseException, bare Exceptions
                     raise QueryError(f"SPARQL syntax error: {exc}") from exc
-            walk_bgps(prepared.algebra, {}, set())
+            walk_bgps(prepared.algebra, {}, set(), self._counts)
             self._prepared[sparql] = prepared
         return self._prepared[sparql]
 
@@ -438,7 +439,7 @@ class RdflibStore:
         with self._parse_lock:
             bound = prepareQuery(sparql)  # a fresh algebra of our own to change in place
         terms = {Variable(k): v for k, v in bindings.items()}
-        walk_bgps(bound.algebra, terms, set())
+        walk_bgps(bound.algebra, terms, set(), self._counts)
         self._prepared[key] = bound
         return bound
 
@@ -501,21 +502,67 @@ def _answer_of(result, limit) -> Answer:
     return Answer("graph", triples=triples)
 
 
-def walk_bgps(node, terms: dict, known: set) -> None:
+class PatternCounts:
+    """How many triples of the store match a triple pattern: the cost model of :func:`walk_bgps`.
+
+    For a pattern's constants (variables as wildcards): the matches, and how many distinct
+    subjects and objects they have, so that a pattern whose subject or object is already bound
+    is costed per binding (matches / distinct values). Counted once per shape, up to ``cap``
+    matches (a bigger count orders the same way).
+    """
+
+    def __init__(self, graph, cap: int = 50_000):
+        self.graph = graph
+        self.cap = cap
+        self._counts: dict[tuple, tuple[int, int, int]] = {}
+
+    def counts(self, shape: tuple) -> tuple[int, int, int]:
+        found = self._counts.get(shape)
+        if found is None:
+            from itertools import islice
+
+            subjects, objects, n = set(), set(), 0
+            for s, _, o in islice(self.graph.triples(shape), self.cap):
+                subjects.add(s)
+                objects.add(o)
+                n += 1
+            found = self._counts[shape] = (n, len(subjects), len(objects))
+        return found
+
+    def estimate(self, triple: tuple, bound: set) -> float:
+        """Expected matches of ``triple`` for one binding of the variables in ``bound``."""
+        from rdflib import Variable
+
+        shape = tuple(None if isinstance(t, Variable) else t for t in triple)
+        n, subjects, objects = self.counts(shape)
+        s, p, o = triple
+        if isinstance(s, Variable) and s in bound:
+            n /= max(1, subjects)
+        if isinstance(o, Variable) and o in bound:
+            n /= max(1, objects)
+        if isinstance(p, Variable) and p in bound:
+            n /= 10  # a bound predicate: rare in our queries; narrower than none
+        return n
+
+
+def walk_bgps(node, terms: dict, known: set, counts: PatternCounts) -> None:
     """Put bound parameters into the triple patterns and order each pattern for rdflib.
 
-    rdflib orders a basic graph pattern once, statically: it does not know the variables a
-    parameter binds, nor those the left side of an OPTIONAL has bound when the right side
-    runs, so it may start a pattern from its least selective triple. Here each pattern is
-    ordered greedily, most bound positions first, counting as bound the constants, the
-    parameters and the variables bound before it.
+    rdflib orders a basic graph pattern once, statically, by the number of bound positions:
+    it does not know the variables a parameter binds, nor those the left side of an OPTIONAL
+    has bound when the right side runs, nor how many triples a pattern matches (an object
+    like a rite, of which thousands of things are part, counts as much as a clause's text).
+    Here each pattern is ordered greedily from the store's own counts (``counts``): next the
+    pattern expected to match fewest triples per binding, among those joined to what is
+    bound already (a cross product only when nothing is), counting as bound the parameters
+    and the variables bound before it.
     """
     from rdflib import Variable
     from rdflib.plugins.sparql.parserutils import CompValue
 
     if isinstance(node, list):
         for item in node:
-            walk_bgps(item, terms, known)
+            walk_bgps(item, terms, known, counts)
         return
     if not isinstance(node, CompValue):
         return
@@ -523,24 +570,19 @@ def walk_bgps(node, terms: dict, known: set) -> None:
         triples = [tuple(terms.get(t, t) for t in triple) for triple in node.triples]
         ordered, bound = [], set(known)
         while triples:
-
-            def cost(i, bound=bound):
-                triple = triples[i]
-                unbound = sum(1 for t in triple if isinstance(t, Variable) and t not in bound)
-                joined = sum(1 for t in triple if isinstance(t, Variable) and t in bound)
-                # an individual (…/id/…) narrows more than a class or a property does
-                individual = sum(
-                    1
-                    for t in (triple[0], triple[2])
-                    if not isinstance(t, Variable) and "/id/" in str(t)
-                )
-                return (unbound, -individual, -joined, i)
-
-            best = min(range(len(triples)), key=cost)
+            joined = [
+                i
+                for i, triple in enumerate(triples)
+                if any(isinstance(t, Variable) and t in bound for t in triple)
+            ]
+            best = min(
+                joined or range(len(triples)),
+                key=lambda i, bound=bound: (counts.estimate(triples[i], bound), i),
+            )
             triple = triples.pop(best)
             ordered.append(triple)
             bound |= {t for t in triple if isinstance(t, Variable)}
-        node["triples"] = ordered
+        _keep_order(node, ordered, set(known))
         return
     if node.name == "Join" and _monotone(node.p2):
         # rdflib evaluates a join of two parts apart and then matches them, unless the join
@@ -549,15 +591,71 @@ def walk_bgps(node, terms: dict, known: set) -> None:
         # gives the same answers either way, and lazily it never builds a cross product.
         node["lazy"] = True
     if node.name in ("LeftJoin", "Join", "Minus") and "p1" in node and "p2" in node:
-        walk_bgps(node.p1, terms, known)
-        left = set(getattr(node.p1, "_vars", set()) or set())
-        walk_bgps(node.p2, terms, known | left)
+        walk_bgps(node.p1, terms, known, counts)
+        # the right side runs with the left side's bindings in an OPTIONAL and a lazy join
+        # (not in MINUS, nor in a join evaluated apart)
+        correlated = node.name == "LeftJoin" or node.get("lazy")
+        left = _variables_in(node.p1) if correlated else set()
+        walk_bgps(node.p2, terms, known | left, counts)
         for key, value in node.items():
             if key not in ("p1", "p2"):
-                walk_bgps(value, terms, known)
+                walk_bgps(value, terms, known, counts)
         return
     for value in node.values():
-        walk_bgps(value, terms, known)
+        walk_bgps(value, terms, known, counts)
+
+
+def _variables_in(node) -> set:
+    """The variables a part of the algebra mentions (its ``_vars`` misses a VALUES block's)."""
+    from rdflib import Variable
+
+    found: set = set()
+    stack = [node]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, Variable):
+            found.add(item)
+        elif isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, (list, tuple, set)):
+            stack.extend(item)
+    return found
+
+
+def _keep_order(node, ordered: list, known: set) -> None:
+    """Make ``node`` (a BGP) evaluate its triples in the order ``ordered``.
+
+    rdflib sorts a BGP's triples again each time it evaluates one, by the positions bound
+    when it starts (stable sort): a triple with a constant object then runs before one the
+    cost model put first. So the order is cut where that sort would move a triple, and the
+    pieces are chained as lazy joins (each piece evaluated with the bindings of those
+    before it, where rdflib's sort keeps the order given).
+    """
+    from rdflib import Variable
+    from rdflib.plugins.sparql.parserutils import CompValue
+
+    def unbound(triple, bound):
+        return sum(1 for t in triple if isinstance(t, Variable) and t not in bound)
+
+    pieces, bound = [[]], set(known)
+    for triple in ordered:
+        piece = pieces[-1]
+        if piece and unbound(triple, bound) < unbound(piece[-1], bound):
+            for earlier in piece:
+                bound |= {t for t in earlier if isinstance(t, Variable)}
+            pieces.append([])
+        pieces[-1].append(triple)
+    chain = None
+    for piece in reversed(pieces[1:]):
+        part = CompValue("BGP", triples=piece)
+        chain = part if chain is None else CompValue("Join", p1=part, p2=chain, lazy=True)
+    node["triples"] = pieces[0]
+    if chain is not None:  # this node becomes the first piece joined to the rest
+        first = CompValue("BGP", triples=pieces[0])
+        node.name = "Join"
+        del node["triples"]
+        node.update(p1=first, p2=chain, lazy=True)
 
 
 def _monotone(node) -> bool:

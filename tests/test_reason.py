@@ -97,18 +97,10 @@ def test_reasoning_a_small_graph_the_way_owlrl_does():
         assert triple in plain and triple in ours
 
 
-#: canned queries the rdflib reference store cannot answer in reasonable time (open: its
-#: static pattern order starts these from every part of a rite); their answers on Oxigraph
-#: are compared with Virtuoso's instead (tests/test_virtuoso.py)
-TOO_SLOW_FOR_RDFLIB = {"shared-steps"}
-
-
 def test_every_canned_query_same_answer_on_both_stores(store, reference_store):
     from yili_kg.service.queries import bindings_for, load_queries
 
     for name, query in load_queries().items():
-        if name in TOO_SLOW_FOR_RDFLIB:
-            continue
         a = store.query(query.sparql, bindings_for(query, {}, store))
         b = reference_store.query(query.sparql, bindings_for(query, {}, reference_store))
         assert a.normalised() == b.normalised(), name
