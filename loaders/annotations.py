@@ -13,8 +13,8 @@ ending in ``?`` is implied (not in the text: the one bowed to), ending in ``^`` 
 from an earlier clause (an omitted subject). ``+ key=value`` adds fields to the previous
 clause's last event (南面 after 乃席賓). Keys:
 
-    agent with to theme from dest at via face upper manner count neg cond say like repeats
-    role noagent
+    agent with to theme from dest at via face upper manner count neg cond round say like
+    repeats role noagent
 
 ``review`` is ``auto`` (the annotator's reading, not yet reviewed), ``ok`` (reviewed and
 confirmed) or ``fixed`` (reviewed and corrected).
@@ -49,6 +49,7 @@ KEYS = (
     "count",
     "neg",
     "cond",
+    "round",
     "say",
     "like",
     "repeats",
@@ -150,6 +151,8 @@ def parse_events(text: str, where: str = "", line: int = 0) -> list[Event]:
             if key in ("say", "cond", "like", "noagent", "repeats"):
                 event.fields[key] = (raw,)
                 continue
+            if key == "round" and raw not in ("1", "2", "3"):
+                raise SourceError(where, f"round={raw}: an archery round is 1, 2 or 3", line)
             values, mark = _value(raw)
             event.set(key, values, mark)
         events.append(event)

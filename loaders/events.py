@@ -130,13 +130,17 @@ def events_graph(
     into: Graph | None = None,
 ) -> Graph:
     """The asserted triples of every event of a rite's records (in text order)."""
+    from yili_kg.loaders.rounds import read_rounds
+
     g = Graph() if into is None else into
     g.bind("yl", YL)
     placed = place_events(records, phases, rite)
     cup_in_hand(placed, lexicon)
+    rounds = {phase: number for phase, (number, _) in read_rounds().get(rite, {}).items()}
     previous: URIRef | None = None
     for number, item in enumerate(placed, start=1):
         _event(g, item, number, lexicon, rite)
+        archery_round(g, item, rounds)
         if previous is not None:
             g.add((previous, YL.next, item.iri))
         previous = item.iri
@@ -210,6 +214,15 @@ def _event(g: Graph, item: Placed, number: int, lexicon: Lexicon, rite: str) -> 
         if prop is None:
             continue
         g.add((node, YL.implied if mark == "?" else YL.carriedOver, prop))
+
+
+def archery_round(g: Graph, item: Placed, rounds: dict[int, int]) -> None:  # 番
+    """The archery round of an act: its phase's (corpus/archery-rounds.tsv), or the one its
+    record names (``round=``) when the text speaks of another round than the phase's: the 記's
+    始射，獲而未釋獲；復，釋獲 stands in 江永's first round, but its 釋獲 is the second's."""
+    number = item.event.get("round") or rounds.get(item.phase)
+    if number:
+        g.add((item.iri, YL.archeryRound, Literal(int(number), datatype=XSD.integer)))
 
 
 def cup_in_hand(placed: list[Placed], lexicon: Lexicon) -> None:

@@ -229,6 +229,27 @@ def test_ru_chu_links_to_the_earlier_act(ask):
     assert len(rows) >= 10
 
 
+def test_an_act_of_another_round_than_its_phase_s_has_that_round(ask):
+    # 記 始射，獲而未釋獲；復，釋獲；復，用樂行之 stands in 江永's first round (phase 18)
+    rows = ask("""SELECT ?text ?kind ?round WHERE { ?e yl:derivedFrom ?c ; yl:archeryRound ?round ;
+        yl:kind/skos:prefLabel ?kind ; yl:inPhase/yl:phaseIndex 18 ; yl:negated false .
+        ?c yl:text ?text .
+        FILTER(STRSTARTS(STR(?c), "https://w3id.org/yili/id/xiangshe/ji/1.50.")) }""").rows
+    rounds = {(r["text"].value, r["kind"].value): int(r["round"].value) for r in rows}
+    assert rounds[("獲而未釋獲", "獲")] == 1, rows
+    assert rounds[("釋獲", "釋獲")] == 2
+    assert rounds[("用樂行之", "射")] == 3
+
+
+def test_a_round_is_one_two_or_three():
+    from yili_kg.loaders.annotations import parse_events
+    from yili_kg.loaders.errors import SourceError
+
+    assert parse_events("釋獲 round=2")[0].get("round") == "2"
+    with pytest.raises(SourceError, match="1, 2 or 3"):
+        parse_events("釋獲 round=4")
+
+
 def test_speech_is_kept(ask):
     assert ask("""ASK { ?e yl:agent role:sishe ; yl:recipient role:bin ;
         yl:speech "弓矢既具，有司請射。"@lzh }""").boolean
