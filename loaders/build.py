@@ -14,14 +14,12 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import platform
 import re
-import tempfile
 import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from importlib import metadata, resources
+from importlib import resources
 from pathlib import Path
 
 from yili_kg.loaders.corpus import corpus_dir, sha256_of, verify
@@ -37,6 +35,8 @@ def default_build_dir() -> Path:
 
 def atomic_write(path: Path, write: Callable[[object], None], binary: bool = False) -> None:
     """Write ``path`` through a temporary file in the same folder, then rename it into place."""
+    import tempfile
+
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
@@ -93,6 +93,10 @@ def corpus_files() -> list[Path]:
 
 
 def package_versions() -> dict[str, str]:
+    # imported here: opening a built dataset (the service's cold start) needs neither
+    import platform
+    from importlib import metadata
+
     names = [
         "yili-kg",
         "rdflib",

@@ -1,7 +1,8 @@
 """The Flask application factory (the Flask tutorial's pattern): configuration, state, routes.
 
-Configuration keys (defaults below; each can be set from the environment as ``YILI_<KEY>``,
-JSON-parsed, e.g. ``YILI_QUERY_TIMEOUT=5``):
+Configuration keys (defaults in :mod:`yili_kg.service.config`, resolved there without Flask;
+each can be set from the environment as ``YILI_<KEY>``, JSON-parsed, e.g.
+``YILI_QUERY_TIMEOUT=5``):
 
 ``BUILD_DIR``        the built dataset (``build/``)
 ``STORE``            ``oxigraph`` (default) or ``rdflib`` (the reference)
@@ -24,20 +25,7 @@ from pathlib import Path
 from flask import Flask, Response, jsonify, render_template, request
 
 from yili_kg.loaders.errors import YiliError
-
-DEFAULTS = {
-    "BUILD_DIR": "build",
-    "STORE": "oxigraph",
-    "QUERY_TIMEOUT": 10.0,
-    "MAX_ROWS": 10000,
-    "MAX_QUERY_CHARS": 20000,
-    "MAX_CONTENT_LENGTH": 65536,
-    "WORKERS": 2,
-    "QUEUE_TIMEOUT": None,  # None: QUERY_TIMEOUT + 1
-    "WORKER_MEMORY": 2048,
-    "EXTRA_GRAPHS": {},
-    "CANNED_CACHE": 512,
-}
+from yili_kg.service.config import resolve_config, start_pool
 
 
 @dataclass
@@ -52,14 +40,18 @@ class State:
     canned: object  # CannedAnswers on the store: canned answers remembered for this version
 
 
-def create_app(test_config: dict | None = None) -> Flask:
+def create_app(test_config: dict | None = None, pool=None) -> Flask:
+    """The application. ``pool``: a query pool already started for the same configuration
+    (``yili-kg serve`` starts it before importing Flask); the application closes it."""
     app = Flask(__name__)
-    app.config.from_mapping(DEFAULTS)
-    app.config.from_prefixed_env("YILI")
-    if test_config:
-        app.config.from_mapping(test_config)
+    app.config.from_mapping(resolve_config(test_config))
     app.json.ensure_ascii = False
-    _open_state(app)
+    try:
+        _open_state(app, pool)
+    except BaseException:
+        if pool is not None:  # a dataset that fails its check: no worker is left behind
+            pool.close()
+        raise
     from yili_kg.service import entities, pages, pictures, sparql
 
     app.register_blueprint(sparql.bp)
@@ -79,11 +71,10 @@ def create_app(test_config: dict | None = None) -> Flask:
     return app
 
 
-def _open_state(app: Flask) -> None:
+def _open_state(app: Flask, pool=None) -> None:
     from yili_kg.loaders.build import check_dataset, read_manifest
     from yili_kg.service.queries import CannedAnswers
     from yili_kg.service.store import open_store
-    from yili_kg.service.workers import QueryPool
 
     build_dir = Path(app.config["BUILD_DIR"])
     check_dataset(build_dir)  # once, here: the store and the workers trust it
@@ -91,19 +82,8 @@ def _open_state(app: Flask) -> None:
     extra = app.config["EXTRA_GRAPHS"]
     if extra:
         store = _with_extra_graphs(store, extra)
-    pool = QueryPool(
-        build_dir,
-        app.config["STORE"],
-        size=int(app.config["WORKERS"]),
-        timeout=float(app.config["QUERY_TIMEOUT"]),
-        queue_timeout=float(
-            app.config["QUEUE_TIMEOUT"]
-            if app.config["QUEUE_TIMEOUT"] is not None
-            else float(app.config["QUERY_TIMEOUT"]) + 1.0
-        ),
-        extra_graphs=extra,
-        memory_mb=int(app.config["WORKER_MEMORY"]),
-    )
+    if pool is None:
+        pool = start_pool(app.config)
     manifest = read_manifest(build_dir) or {}
     canned = CannedAnswers(
         store, size=int(app.config["CANNED_CACHE"]), max_rows=int(app.config["MAX_ROWS"])

@@ -117,14 +117,13 @@ def serve(build_dir, host, port, store, threads, workers, query_timeout, max_row
         from yili_kg.loaders.build import check_dataset
 
         threading.Thread(target=_quietly, args=(check_dataset, path), daemon=True).start()
-    import waitress
-
-    from yili_kg.loaders.build import run_build
-    from yili_kg.service.app import create_app
+    from yili_kg.service.config import resolve_config, start_pool
 
     if not no_build:
+        from yili_kg.loaders.build import run_build
+
         run_build(path)
-    app = create_app(
+    config = resolve_config(
         {
             "BUILD_DIR": str(path),
             "STORE": store,
@@ -133,6 +132,12 @@ def serve(build_dir, host, port, store, threads, workers, query_timeout, max_row
             "MAX_ROWS": max_rows,
         }
     )
+    pool = start_pool(config, background=True)  # workers start beside Flask's import
+    import waitress
+
+    from yili_kg.service.app import create_app
+
+    app = create_app(config, pool=pool)
     click.echo(
         f"yili-kg: serving {path} at http://{host}:{port}/ (SPARQL at /sparql; Ctrl-C stops)",
         err=True,

@@ -130,7 +130,10 @@ def _serve(
             connection.send(("error", 500, f"{type(exc).__name__}: {exc}"))
 
 
-PRELOAD = ["yili_kg.service.store", "pyoxigraph"]
+#: imported once in the fork server, so that a worker forked from it starts in milliseconds:
+#: the store, and what opening it imports (loaders.build); the command line, because
+#: multiprocessing runs the parent's main module again in each worker
+PRELOAD = ["yili_kg.service.store", "pyoxigraph", "yili_kg.loaders.build", "yili_kg.service.cli"]
 
 
 def forkserver_context():
@@ -198,7 +201,11 @@ class QueryPool:
         queue_timeout: float = 5.0,
         extra_graphs: dict | None = None,
         memory_mb: int = 0,
+        background: bool = False,
     ):
+        """``background``: start the workers from a thread and return at once (a request
+        waits for the first free one as for a busy pool): ``yili-kg serve`` does, so that the
+        fork server's imports and the workers' start overlap the web application's import."""
         self.build_dir = Path(build_dir)
         self.memory_mb = memory_mb  # each worker's data segment, MiB (0: no limit)
         self.extra_graphs = extra_graphs or {}
@@ -212,7 +219,15 @@ class QueryPool:
         self.killed = 0
         self.started = 0
         self.workers: list[Worker] = []  # every live worker, busy or free
-        for _ in range(size):
+        self._starter = None
+        if background:
+            self._starter = threading.Thread(target=self._start, daemon=True, name="yili-pool")
+            self._starter.start()
+        else:
+            self._start()
+
+    def _start(self) -> None:
+        for _ in range(self.size):
             self.free.put(self._new())
 
     def _new(self) -> Worker:
@@ -283,6 +298,8 @@ class QueryPool:
         return reply[1], reply[2], reply[3]
 
     def close(self) -> None:
+        if self._starter is not None:
+            self._starter.join()  # every worker it starts is then in the queue
         while not self.free.empty():
             worker = self.free.get_nowait()
             worker.kill()

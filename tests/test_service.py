@@ -380,3 +380,20 @@ def test_canned_answers_are_remembered_per_question(store):
     for _ in range(2):  # a value naming nothing is refused every time, never remembered
         with pytest.raises(BadQueryParameter, match="no role labelled"):
             canned.answer("bows", {"role": "nobody"})
+
+
+def test_configuration_from_defaults_environment_and_overrides():
+    from yili_kg.service.config import DEFAULTS, resolve_config
+
+    environ = {
+        "YILI_QUERY_TIMEOUT": "5",  # JSON: the number 5
+        "YILI_STORE": "rdflib",  # not JSON: kept as the string
+        "YILI_EXTRA_GRAPHS__urn:g": '"data.ttl"',  # __ sets a key of a dict
+        "OTHER_QUERY_TIMEOUT": "7",
+    }
+    config = resolve_config({"WORKERS": 3}, environ=environ)
+    assert config["QUERY_TIMEOUT"] == 5 and config["STORE"] == "rdflib"
+    assert config["EXTRA_GRAPHS"] == {"urn:g": "data.ttl"}
+    assert config["WORKERS"] == 3 and config["MAX_ROWS"] == DEFAULTS["MAX_ROWS"]
+    assert DEFAULTS["EXTRA_GRAPHS"] == {}  # the defaults themselves are left alone
+    assert resolve_config({"STORE": "oxigraph"}, environ=environ)["STORE"] == "oxigraph"
