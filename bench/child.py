@@ -32,6 +32,7 @@ def _input_graphs(dataset: Path):
 
     string = "http://www.w3.org/2001/XMLSchema#string"
     iris: dict[str, URIRef] = {}
+    literals: dict[tuple, Literal] = {}  # the copies of the growth section share their texts
 
     def term(node):
         if isinstance(node, ox.NamedNode):
@@ -42,10 +43,16 @@ def _input_graphs(dataset: Path):
             return found
         if isinstance(node, ox.BlankNode):
             return BNode(node.value)
-        if node.language:
-            return Literal(node.value, lang=node.language)
-        datatype = node.datatype.value
-        return Literal(node.value, datatype=None if datatype == string else term(node.datatype))
+        key = (node.value, node.language, node.datatype.value)
+        found = literals.get(key)
+        if found is None:
+            if node.language:
+                found = Literal(node.value, lang=node.language)
+            else:
+                datatype = None if key[2] == string else term(node.datatype)
+                found = Literal(node.value, datatype=datatype)
+            literals[key] = found
+        return found
 
     wanted = {GRAPHS + "asserted": Graph(), GRAPHS + "ontology": Graph()}
     for quad in ox.parse(path=str(dataset), format=ox.RdfFormat.N_QUADS):
@@ -66,7 +73,7 @@ def reason(which: str, dataset: Path, contract: bool = True) -> dict:
         asserted, ontology = _input_graphs(dataset)
     finally:
         gc.enable()  # each reasoner runs as a user would run it
-    events = events_of(asserted)
+    events = events_of(asserted) if contract else set()
     loaded_rss = peak_rss_mb()
     if which == "ours":
         from yili_kg.loaders.reason import materialize, tbox_entailments
@@ -75,9 +82,9 @@ def reason(which: str, dataset: Path, contract: bool = True) -> dict:
         tbox = tbox_entailments(ontology)
         inferred = materialize(asserted, ontology, tbox)
         seconds = time.perf_counter() - started
-        closure = [*asserted, *ontology, *tbox, *inferred]
+        closure = [*asserted, *ontology, *tbox, *inferred] if contract else []
         added = len(inferred) + len(tbox)
-        noise = noise_count(inferred)
+        noise = noise_count(inferred) if contract else {}
     elif which == "owlrl":
         import owlrl
         from rdflib import Graph

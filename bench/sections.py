@@ -180,10 +180,10 @@ def stop_peers() -> None:
         _stop(RUNNING_PEERS.popitem()[1][0])
 
 
-def _stop(process: subprocess.Popen) -> None:
+def _stop(process: subprocess.Popen, grace: float = 10.0) -> None:
     process.terminate()
     try:
-        process.wait(timeout=10)
+        process.wait(timeout=grace)
     except subprocess.TimeoutExpired:
         process.kill()
         process.wait()
@@ -499,7 +499,7 @@ def http(build_dir: Path, clients: int = 8, duration: float = 20.0) -> dict:
         except RuntimeError as exc:
             result[name] = {"error": str(exc)}
         finally:
-            _stop(process)
+            _stop(process, grace=2.0)  # uvicorn waits for the query in hand: not a figure
         peer = result[name]
         if peer.get("requests"):  # unrounded: a peer may answer one request a minute
             result[f"throughput_ratio_vs_{store}"] = ratio(
