@@ -15,22 +15,22 @@ import hashlib
 import json
 import os
 import re
-import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 
-from yili_kg.loaders.corpus import corpus_dir, sha256_of, verify
+from yili_kg.loaders.built import (  # noqa: F401 (re-exported: the build's public names)
+    DATASET_NAME,
+    MANIFEST_NAME,
+    check_dataset,
+    default_build_dir,
+    read_manifest,
+    sha256_of,
+)
+from yili_kg.loaders.corpus import corpus_dir, verify
 from yili_kg.loaders.errors import ChecksumError, InconsistencyError
-
-DATASET_NAME = "yili_kg.nq"
-MANIFEST_NAME = "manifest.json"
-
-
-def default_build_dir() -> Path:
-    return Path(os.environ.get("YILI_BUILD_DIR", "build"))
 
 
 def atomic_write(path: Path, write: Callable[[object], None], binary: bool = False) -> None:
@@ -130,50 +130,6 @@ class BuildReport:
         counts = ", ".join(f"{v} {k}" for k, v in self.counts.items())
         state = "up to date" if self.up_to_date else f"ran {', '.join(ran) or 'nothing'}"
         return f"built {counts} in {self.seconds:.1f} s ({state})"
-
-
-def read_manifest(build_dir: Path) -> dict | None:
-    path = build_dir / MANIFEST_NAME
-    if not path.exists():
-        return None
-    try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except json.JSONDecodeError:
-        return None
-
-
-def check_dataset(build_dir: Path) -> Path:
-    """The dataset file, after checking it against the build manifest.
-
-    Raises:
-        ChecksumError: the dataset is missing, or its sha256 differs from the manifest's.
-    """
-    from yili_kg.loaders.errors import BuildMissing
-
-    manifest = read_manifest(build_dir)
-    path = build_dir / DATASET_NAME
-    if manifest is None or not path.exists():
-        raise BuildMissing(f"no built dataset in {build_dir}/: run `yili-kg build` first")
-    expected = manifest["dataset"]["sha256"]
-    stat = path.stat()
-    # hashed once per process and file state: `yili-kg serve` starts the check in a thread
-    # while it imports the web application, and the application's own check then waits for it
-    key = (str(path.resolve()), stat.st_size, stat.st_mtime_ns, stat.st_ino, expected)
-    with _CHECK_LOCK:
-        if key not in _CHECKED:
-            actual = sha256_of(path)
-            if actual != expected:
-                raise ChecksumError(
-                    path,
-                    f"sha256 {actual[:12]}… differs from {MANIFEST_NAME}; the file is damaged: "
-                    "run `yili-kg build` to rebuild it",
-                )
-            _CHECKED.add(key)
-    return path
-
-
-_CHECK_LOCK = threading.Lock()
-_CHECKED: set[tuple] = set()  # datasets whose sha256 this process has found right
 
 
 @dataclass(frozen=True)

@@ -8,12 +8,12 @@ naming the file, so that a silently edited witness never reaches the graph.
 from __future__ import annotations
 
 import csv
-import hashlib
 import os
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
+from yili_kg.loaders.built import sha256_of  # noqa: F401 (corpus files are checked with it)
 from yili_kg.loaders.errors import ChecksumError, SourceError
 
 MANIFEST_NAME = "MANIFEST.tsv"
@@ -40,12 +40,6 @@ class ManifestEntry:
     sha256: str
 
 
-def sha256_of(path: Path) -> str:
-    digest = hashlib.sha256()
-    with open(path, "rb") as handle:
-        for block in iter(lambda: handle.read(1 << 16), b""):
-            digest.update(block)
-    return digest.hexdigest()
 
 
 def read_manifest(root: Path | None = None) -> dict[str, ManifestEntry]:

@@ -72,12 +72,14 @@ def create_app(test_config: dict | None = None, pool=None) -> Flask:
 
 
 def _open_state(app: Flask, pool=None) -> None:
-    from yili_kg.loaders.build import check_dataset, read_manifest
+    from yili_kg.loaders.built import check_dataset, read_manifest
     from yili_kg.service.queries import CannedAnswers
     from yili_kg.service.store import open_store
 
     build_dir = Path(app.config["BUILD_DIR"])
-    check_dataset(build_dir)  # once, here: the store and the workers trust it
+    # once, here: the store and the workers trust it (workers started before it, by
+    # yili-kg serve, serve nothing until it passes, and are closed if it fails)
+    check_dataset(build_dir)
     store = open_store(build_dir, app.config["STORE"], verified=True)
     extra = app.config["EXTRA_GRAPHS"]
     if extra:

@@ -31,7 +31,7 @@ def main() -> None:
 
 
 def _build_dir(value: str | None) -> Path:
-    from yili_kg.loaders.build import default_build_dir
+    from yili_kg.loaders.built import default_build_dir
 
     return Path(value) if value else default_build_dir()
 
@@ -114,7 +114,7 @@ def serve(build_dir, host, port, store, threads, workers, query_timeout, max_row
     prestart_forkserver()  # the workers' imports run beside the application's (cold start)
     path = _build_dir(build_dir)
     if no_build:  # the dataset's checksum is read beside the imports too (create_app waits)
-        from yili_kg.loaders.build import check_dataset
+        from yili_kg.loaders.built import check_dataset
 
         threading.Thread(target=_quietly, args=(check_dataset, path), daemon=True).start()
     from yili_kg.service.config import resolve_config, start_pool

@@ -312,7 +312,7 @@ class OxigraphStore:
         """``verified``: the caller has just checked the dataset's checksum (skip a re-read)."""
         import pyoxigraph as ox
 
-        from yili_kg.loaders.build import DATASET_NAME, check_dataset, read_manifest
+        from yili_kg.loaders.built import DATASET_NAME, check_dataset, read_manifest
 
         dataset = build_dir / DATASET_NAME if verified else check_dataset(build_dir)
         manifest = read_manifest(build_dir) or {}

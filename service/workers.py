@@ -131,9 +131,9 @@ def _serve(
 
 
 #: imported once in the fork server, so that a worker forked from it starts in milliseconds:
-#: the store, and what opening it imports (loaders.build); the command line, because
+#: the store, and what opening it imports (loaders.built); the command line, because
 #: multiprocessing runs the parent's main module again in each worker
-PRELOAD = ["yili_kg.service.store", "pyoxigraph", "yili_kg.loaders.build", "yili_kg.service.cli"]
+PRELOAD = ["yili_kg.service.store", "pyoxigraph", "yili_kg.loaders.built", "yili_kg.service.cli"]
 
 
 def forkserver_context():
