@@ -58,3 +58,68 @@ def test_collate_summary():
 def test_manifest_check():
     result = CliRunner().invoke(main, ["manifest"])
     assert result.exit_code == 0 and "match the manifest" in result.output
+
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def test_serve_answers_from_workers_it_started_before_flask(build_dir, tmp_path):
+    # the real process: `yili-kg serve` starts its query workers from a thread before it
+    # imports Flask, and hands them to the application (service/config.py)
+    import json
+    import subprocess
+    import sys
+    import time
+    import urllib.parse
+    import urllib.request
+
+    port = _free_port()
+    log = tmp_path / "serve.log"
+    with open(log, "wb") as sink:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "yili_kg.service.cli", "serve", "--build-dir", str(build_dir)]
+            + ["--no-build", "--port", str(port), "--workers", "2"],
+            stdout=subprocess.DEVNULL,
+            stderr=sink,
+        )
+    query = "ASK { ?e yl:agent <https://w3id.org/yili/id/role/zhuren> }"
+    url = f"http://127.0.0.1:{port}/sparql?" + urllib.parse.urlencode(
+        {"query": "PREFIX yl: <https://w3id.org/yili/ontology#> " + query}
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                request = urllib.request.Request(
+                    url, headers={"Accept": "application/sparql-results+json"}
+                )
+                with urllib.request.urlopen(request, timeout=10) as response:
+                    assert json.loads(response.read())["boolean"] is True
+                    break
+            except OSError:
+                assert process.poll() is None, log.read_text(encoding="utf-8")
+                assert time.monotonic() < deadline, "yili-kg serve did not answer in 60 s"
+                time.sleep(0.05)
+    finally:
+        process.terminate()
+        process.wait(timeout=20)
+
+
+def test_serve_without_a_build_says_what_to_do_and_leaves_no_worker(tmp_path):
+    import subprocess
+    import sys
+
+    result = subprocess.run(
+        [sys.executable, "-m", "yili_kg.service.cli", "serve", "--no-build"]
+        + ["--build-dir", str(tmp_path / "none"), "--port", str(_free_port())],
+        capture_output=True,
+        text=True,
+        timeout=60,  # workers left running would hold the pipes open past it
+    )
+    assert result.returncode == 1
+    assert "yili-kg build" in result.stderr
