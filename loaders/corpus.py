@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
-from yili_kg.loaders.built import sha256_of  # noqa: F401 (corpus files are checked with it)
+from yili_kg.loaders.built import sha256_of
 from yili_kg.loaders.errors import ChecksumError, SourceError
 
 MANIFEST_NAME = "MANIFEST.tsv"
@@ -38,8 +38,6 @@ class ManifestEntry:
     format: str
     licence: str
     sha256: str
-
-
 
 
 def read_manifest(root: Path | None = None) -> dict[str, ManifestEntry]:

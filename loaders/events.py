@@ -130,13 +130,13 @@ def events_graph(
     into: Graph | None = None,
 ) -> Graph:
     """The asserted triples of every event of a rite's records (in text order)."""
-    from yili_kg.loaders.rounds import read_rounds
+    from yili_kg.loaders.rounds import read_rounds, round_numbers
 
     g = Graph() if into is None else into
     g.bind("yl", YL)
     placed = place_events(records, phases, rite)
     cup_in_hand(placed, lexicon)
-    rounds = {phase: number for phase, (number, _) in read_rounds().get(rite, {}).items()}
+    rounds = round_numbers(read_rounds().get(rite, {}))  # names checked by the text stage
     previous: URIRef | None = None
     for number, item in enumerate(placed, start=1):
         _event(g, item, number, lexicon, rite)

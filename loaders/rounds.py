@@ -43,4 +43,9 @@ def check_rounds(rite: str, phases, rounds: dict[int, tuple[int, str]], path: ob
             raise SourceError(
                 path, f"{rite} phase {index} is {names.get(index)!r} in the build, not {name!r}"
             )
+    return round_numbers(rounds)
+
+
+def round_numbers(rounds: dict[int, tuple[int, str]]) -> dict[int, int]:
+    """phase index → round, from :func:`read_rounds`' rows of one rite (names dropped)."""
     return {index: number for index, (number, _) in rounds.items()}

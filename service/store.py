@@ -562,7 +562,6 @@ def walk_bgps(node, terms: dict, known: set, counts: PatternCounts) -> None:
     bound already (a cross product only when nothing is), counting as bound the parameters
     and the variables bound before it.
     """
-    from rdflib import Variable
     from rdflib.plugins.sparql.parserutils import CompValue
 
     if isinstance(node, list):
@@ -575,18 +574,14 @@ def walk_bgps(node, terms: dict, known: set, counts: PatternCounts) -> None:
         triples = [tuple(terms.get(t, t) for t in triple) for triple in node.triples]
         ordered, bound = [], set(known)
         while triples:
-            joined = [
-                i
-                for i, triple in enumerate(triples)
-                if any(isinstance(t, Variable) and t in bound for t in triple)
-            ]
+            joined = [i for i, triple in enumerate(triples) if _pattern_variables(triple) & bound]
             best = min(
                 joined or range(len(triples)),
                 key=lambda i, bound=bound: (counts.estimate(triples[i], bound), i),
             )
             triple = triples.pop(best)
             ordered.append(triple)
-            bound |= {t for t in triple if isinstance(t, Variable)}
+            bound |= _pattern_variables(triple)
         _keep_order(node, ordered, set(known))
         return
     if node.name == "Join" and _monotone(node.p2):
@@ -608,6 +603,12 @@ def walk_bgps(node, terms: dict, known: set, counts: PatternCounts) -> None:
         return
     for value in node.values():
         walk_bgps(value, terms, known, counts)
+
+
+def _pattern_variables(triple) -> set:
+    from rdflib import Variable
+
+    return {t for t in triple if isinstance(t, Variable)}
 
 
 def _variables_in(node) -> set:
@@ -637,30 +638,29 @@ def _keep_order(node, ordered: list, known: set) -> None:
     pieces are chained as lazy joins (each piece evaluated with the bindings of those
     before it, where rdflib's sort keeps the order given).
     """
-    from rdflib import Variable
     from rdflib.plugins.sparql.parserutils import CompValue
 
     def unbound(triple, bound):
-        return sum(1 for t in triple if isinstance(t, Variable) and t not in bound)
+        return len(_pattern_variables(triple) - bound)
 
     pieces, bound = [[]], set(known)
     for triple in ordered:
         piece = pieces[-1]
         if piece and unbound(triple, bound) < unbound(piece[-1], bound):
             for earlier in piece:
-                bound |= {t for t in earlier if isinstance(t, Variable)}
+                bound |= _pattern_variables(earlier)
             pieces.append([])
         pieces[-1].append(triple)
-    chain = None
-    for piece in reversed(pieces[1:]):
-        part = CompValue("BGP", triples=piece)
-        chain = part if chain is None else CompValue("Join", p1=part, p2=chain, lazy=True)
-    node["triples"] = pieces[0]
-    if chain is not None:  # this node becomes the first piece joined to the rest
-        first = CompValue("BGP", triples=pieces[0])
-        node.name = "Join"
-        del node["triples"]
-        node.update(p1=first, p2=chain, lazy=True)
+    if len(pieces) == 1:
+        node["triples"] = ordered
+        return
+    chain = CompValue("BGP", triples=pieces[-1])
+    for piece in reversed(pieces[1:-1]):
+        chain = CompValue("Join", p1=CompValue("BGP", triples=piece), p2=chain, lazy=True)
+    # this node becomes the first piece, lazily joined to the rest
+    node.name = "Join"
+    del node["triples"]
+    node.update(p1=CompValue("BGP", triples=pieces[0]), p2=chain, lazy=True)
 
 
 def _monotone(node) -> bool:

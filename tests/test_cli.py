@@ -110,7 +110,7 @@ def test_serve_answers_from_workers_it_started_before_flask(build_dir, tmp_path)
         process.wait(timeout=20)
 
 
-def test_serve_without_a_build_says_what_to_do_and_leaves_no_worker(tmp_path):
+def test_serve_without_a_build_says_what_to_do(tmp_path):
     import subprocess
     import sys
 
@@ -119,7 +119,7 @@ def test_serve_without_a_build_says_what_to_do_and_leaves_no_worker(tmp_path):
         + ["--build-dir", str(tmp_path / "none"), "--port", str(_free_port())],
         capture_output=True,
         text=True,
-        timeout=60,  # workers left running would hold the pipes open past it
+        timeout=60,
     )
     assert result.returncode == 1
     assert "yili-kg build" in result.stderr

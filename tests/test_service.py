@@ -397,3 +397,21 @@ def test_configuration_from_defaults_environment_and_overrides():
     assert config["WORKERS"] == 3 and config["MAX_ROWS"] == DEFAULTS["MAX_ROWS"]
     assert DEFAULTS["EXTRA_GRAPHS"] == {}  # the defaults themselves are left alone
     assert resolve_config({"STORE": "oxigraph"}, environ=environ)["STORE"] == "oxigraph"
+
+
+def test_an_application_that_fails_its_check_closes_the_pool_it_was_given(build_dir, tmp_path):
+    # yili-kg serve starts the workers before the dataset's check: a failed check stops them
+    from yili_kg.loaders.errors import BuildMissing
+    from yili_kg.service.app import create_app
+    from yili_kg.service.config import resolve_config, start_pool
+
+    pool = start_pool(resolve_config({"BUILD_DIR": str(build_dir)}))
+    for worker in pool.workers:
+        worker.wait_ready()
+    processes = [worker.process for worker in pool.workers]
+    assert len(processes) == 2 and all(p.is_alive() for p in processes)
+    with pytest.raises(BuildMissing, match="yili-kg build"):
+        create_app({"BUILD_DIR": str(tmp_path / "none")}, pool=pool)
+    for process in processes:
+        process.join(timeout=10)
+    assert not any(p.is_alive() for p in processes)
