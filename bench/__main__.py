@@ -159,6 +159,8 @@ def render(r: dict) -> str:
                 add(f"reasoning, {peer}", p.get("error"))
     if "cold_start" in r:
         for name, c in r["cold_start"].items():
+            if not isinstance(c, dict):  # a note, not a server
+                continue
             add(
                 f"cold start, {name} (s)",
                 c.get("seconds", c.get("error")),

@@ -54,8 +54,8 @@ def check_dataset(build_dir: Path) -> Path:
         raise BuildMissing(f"no built dataset in {build_dir}/: run `yili-kg build` first")
     expected = manifest["dataset"]["sha256"]
     stat = path.stat()
-    # hashed once per process and file state: `yili-kg serve` starts the check in a thread
-    # while it imports the web application, and the application's own check then waits for it
+    # hashed once per process and file state: the application, its stores and the build's own
+    # checks each ask, and a thread asking while another hashes waits for that answer
     key = (str(path.resolve()), stat.st_size, stat.st_mtime_ns, stat.st_ino, expected)
     with _CHECK_LOCK:
         if key not in _CHECKED:

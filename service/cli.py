@@ -107,16 +107,7 @@ def build(build_dir: str | None, force: bool) -> None:
 @click.option("--no-build", is_flag=True, help="Serve the build as it is; do not rebuild.")
 def serve(build_dir, host, port, store, threads, workers, query_timeout, max_rows, no_build):
     """Build the graph if its inputs changed, then serve it: SPARQL endpoint, pages, downloads."""
-    import threading
-
-    from yili_kg.service.workers import prestart_forkserver
-
-    prestart_forkserver()  # the workers' imports run beside the application's (cold start)
     path = _build_dir(build_dir)
-    if no_build:  # the dataset's checksum is read beside the imports too (create_app waits)
-        from yili_kg.loaders.built import check_dataset
-
-        threading.Thread(target=_quietly, args=(check_dataset, path), daemon=True).start()
     from yili_kg.service.config import resolve_config, start_pool
 
     if not no_build:
@@ -132,7 +123,9 @@ def serve(build_dir, host, port, store, threads, workers, query_timeout, max_row
             "MAX_ROWS": max_rows,
         }
     )
-    pool = start_pool(config, background=True)  # workers start beside Flask's import
+    # forked now, while this process has one thread: the workers open the store beside the
+    # web application's import (cold start)
+    pool = start_pool(config, background=True, fork=True)
     import waitress
 
     from yili_kg.service.app import create_app
@@ -153,14 +146,6 @@ def serve(build_dir, host, port, store, threads, workers, query_timeout, max_row
         )
     finally:
         app.extensions["yili"].pool.close()
-
-
-def _quietly(function, *args) -> None:
-    """Run ``function`` and drop its error: the same call made later raises it where it counts."""
-    try:
-        function(*args)
-    except Exception:  # noqa: S110 (create_app's own check reports it)
-        pass
 
 
 @main.command()

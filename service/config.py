@@ -55,9 +55,10 @@ def resolve_config(overrides: dict | None = None, environ=None) -> dict:
     return config
 
 
-def start_pool(config: dict, background: bool = False):
+def start_pool(config: dict, background: bool = False, fork: bool = False):
     """The query worker pool the configuration describes (its workers start now; from a
-    thread with ``background``)."""
+    thread with ``background``; forked from this process with ``fork``, see
+    :class:`~yili_kg.service.workers.QueryPool`)."""
     from yili_kg.service.workers import QueryPool
 
     timeout = float(config["QUERY_TIMEOUT"])
@@ -71,4 +72,5 @@ def start_pool(config: dict, background: bool = False):
         extra_graphs=config["EXTRA_GRAPHS"],
         memory_mb=int(config["WORKER_MEMORY"]),
         background=background,
+        fork=fork,
     )

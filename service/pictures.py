@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from xml.sax.saxutils import escape
+from html import escape  # &, <, > and quotes: safe in SVG text and attributes
 
 from flask import Blueprint, Response, current_app, render_template, request
 

@@ -8,8 +8,9 @@ is capped as well (``memory_mb``): a query past it ends its worker, which is rep
 gets a 503 too. At most ``size`` queries run at once; a request that finds every worker busy
 waits up to ``queue_timeout`` seconds and then gets a 503 (the concurrency cap).
 
-Workers come from a fork server started before the web server's threads, so that replacing a
-killed worker never forks a multi-threaded process.
+Workers come from a fork server, so that replacing a killed worker never forks a
+multi-threaded process; ``yili-kg serve`` forks its first workers itself, first thing, while it
+has a single thread (quicker: see :class:`QueryPool`).
 
 On Linux each worker also moves into a network namespace of its own, which holds no interface
 but a loopback that is down: Oxigraph answers ``SERVICE`` by opening an HTTP connection, and
@@ -95,9 +96,21 @@ def limit_memory(megabytes: int) -> None:
 
 
 def _serve(
-    connection, build_dir: str, store_kind: str, extra_graphs: dict, memory_mb: int = 0
+    connection,
+    build_dir: str,
+    store_kind: str,
+    extra_graphs: dict,
+    memory_mb: int = 0,
+    inherited: tuple = (),
 ) -> None:
-    """A worker's loop: answer jobs until the pipe closes."""
+    """A worker's loop: answer jobs until the pipe closes.
+
+    ``inherited``: the pool's ends of the pipes, copied into this process by the fork that
+    made it; closed first, or the worker would hold its own pipe open and never see the pool
+    (or the process that holds it) go away.
+    """
+    for end in inherited:
+        end.close()
     isolated = isolate_network()  # first, while the process has a single thread
     limit_memory(memory_mb)
     from yili_kg.service.store import QueryError, load_extra_graphs, open_store
@@ -143,28 +156,31 @@ def forkserver_context():
     return context
 
 
-def prestart_forkserver() -> None:
-    """Start the fork server now, so that its imports overlap with the web application's.
-
-    The server process imports the store and pyoxigraph before it forks any worker; started
-    first thing by ``yili-kg serve``, that happens while Flask is being imported, and the
-    pool's workers then start in milliseconds (about half of a cold start otherwise).
-    """
-    from multiprocessing import forkserver
-
-    forkserver_context()
-    forkserver.ensure_running()
-
-
 class Worker:
     def __init__(
-        self, context, build_dir: Path, store_kind: str, extra_graphs: dict, memory_mb: int = 0
+        self,
+        context,
+        build_dir: Path,
+        store_kind: str,
+        extra_graphs: dict,
+        memory_mb: int = 0,
+        siblings: tuple = (),
     ):
+        """``siblings``: the pool's ends of the other workers' pipes (a forked worker closes
+        its copies of them, and of its own)."""
         parent, child = context.Pipe()
         self.connection = parent
+        forked = context.get_start_method() == "fork"
         self.process = context.Process(
             target=_serve,
-            args=(child, str(build_dir), store_kind, dict(extra_graphs), memory_mb),
+            args=(
+                child,
+                str(build_dir),
+                store_kind,
+                dict(extra_graphs),
+                memory_mb,
+                (parent, *siblings) if forked else (),
+            ),
             daemon=True,
         )
         self.process.start()
@@ -202,10 +218,18 @@ class QueryPool:
         extra_graphs: dict | None = None,
         memory_mb: int = 0,
         background: bool = False,
+        fork: bool = False,
     ):
         """``background``: start the workers from a thread and return at once (a request
-        waits for the first free one as for a busy pool): ``yili-kg serve`` does, so that the
-        fork server's imports and the workers' start overlap the web application's import."""
+        waits for the first free one as for a busy pool).
+
+        ``fork``: fork the first workers from this process, now, instead of from the fork
+        server. ``yili-kg serve`` does, first thing: a fork costs a millisecond, where the fork
+        server costs a new interpreter, its imports and multiprocessing's resource tracker
+        (a third of a cold start, on the core the workers need). Only while this process has
+        a single thread, which forking needs; otherwise the fork server is used. Workers
+        started later (in place of a killed one) always come from the fork server, started
+        when the first of them is needed."""
         self.build_dir = Path(build_dir)
         self.memory_mb = memory_mb  # each worker's data segment, MiB (0: no limit)
         self.extra_graphs = extra_graphs or {}
@@ -220,19 +244,29 @@ class QueryPool:
         self.started = 0
         self.workers: list[Worker] = []  # every live worker, busy or free
         self._starter = None
-        if background:
+        forkable = "fork" in multiprocessing.get_all_start_methods()
+        if fork and forkable and threading.active_count() == 1:
+            self._start(multiprocessing.get_context("fork"))
+        elif background:
             self._starter = threading.Thread(target=self._start, daemon=True, name="yili-pool")
             self._starter.start()
         else:
             self._start()
 
-    def _start(self) -> None:
+    def _start(self, context=None) -> None:
         for _ in range(self.size):
-            self.free.put(self._new())
+            self.free.put(self._new(context))
 
-    def _new(self) -> Worker:
+    def _new(self, context=None) -> Worker:
+        with self.lock:
+            siblings = tuple(w.connection for w in self.workers)
         worker = Worker(
-            self.context, self.build_dir, self.store_kind, self.extra_graphs, self.memory_mb
+            context or self.context,
+            self.build_dir,
+            self.store_kind,
+            self.extra_graphs,
+            self.memory_mb,
+            siblings,
         )
         with self.lock:
             self.started += 1

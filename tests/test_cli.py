@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
+import pytest
 from click.testing import CliRunner
 
 from yili_kg.service.cli import main
@@ -68,13 +72,39 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-def test_serve_answers_from_workers_it_started_before_flask(build_dir, tmp_path):
-    # the real process: `yili-kg serve` starts its query workers from a thread before it
-    # imports Flask, and hands them to the application (service/config.py)
+def _children(pid: int) -> set[int]:
+    """The live processes whose parent is ``pid`` (from /proc: Linux)."""
+    from pathlib import Path
+
+    found = set()
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:  # ended while we looked
+            continue
+        if int(fields[1]) == pid and fields[0] != "Z":
+            found.add(int(stat.parent.name))
+    return found
+
+
+def _descendants(pid: int) -> set[int]:
+    found, todo = set(), [pid]
+    while todo:
+        for child in _children(todo.pop()):
+            found.add(child)
+            todo.append(child)
+    return found
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_serve_forks_its_workers_replaces_them_and_none_outlives_it(build_dir, tmp_path):
+    # the real process: `yili-kg serve` forks its first query workers itself, before it
+    # imports Flask (cold start); a worker killed under a runaway query is replaced from the
+    # fork server; and when the server is stopped, no worker is left running
     import json
     import subprocess
-    import sys
     import time
+    import urllib.error
     import urllib.parse
     import urllib.request
 
@@ -83,31 +113,54 @@ def test_serve_answers_from_workers_it_started_before_flask(build_dir, tmp_path)
     with open(log, "wb") as sink:
         process = subprocess.Popen(
             [sys.executable, "-m", "yili_kg.service.cli", "serve", "--build-dir", str(build_dir)]
-            + ["--no-build", "--port", str(port), "--workers", "2"],
+            + ["--no-build", "--port", str(port), "--workers", "2", "--query-timeout", "2"],
             stdout=subprocess.DEVNULL,
             stderr=sink,
         )
-    query = "ASK { ?e yl:agent <https://w3id.org/yili/id/role/zhuren> }"
-    url = f"http://127.0.0.1:{port}/sparql?" + urllib.parse.urlencode(
-        {"query": "PREFIX yl: <https://w3id.org/yili/ontology#> " + query}
-    )
+
+    def ask(query: str):
+        url = f"http://127.0.0.1:{port}/sparql?" + urllib.parse.urlencode(
+            {"query": "PREFIX yl: <https://w3id.org/yili/ontology#> " + query}
+        )
+        request = urllib.request.Request(url, headers={"Accept": "application/sparql-results+json"})
+        with urllib.request.urlopen(request, timeout=30) as response:
+            return json.loads(response.read())
+
+    host_offers = "ASK { ?e yl:agent <https://w3id.org/yili/id/role/zhuren> }"
     try:
         deadline = time.monotonic() + 60
         while True:
             try:
-                request = urllib.request.Request(
-                    url, headers={"Accept": "application/sparql-results+json"}
-                )
-                with urllib.request.urlopen(request, timeout=10) as response:
-                    assert json.loads(response.read())["boolean"] is True
-                    break
+                assert ask(host_offers)["boolean"] is True
+                break
             except OSError:
                 assert process.poll() is None, log.read_text(encoding="utf-8")
                 assert time.monotonic() < deadline, "yili-kg serve did not answer in 60 s"
                 time.sleep(0.05)
+        forked = _children(process.pid)
+        assert len(forked) == 2, forked  # the two workers, and no fork server yet
+
+        runaway = "SELECT (COUNT(*) AS ?n) WHERE { ?a ?b ?c . ?d ?e ?f . ?g ?h ?i }"
+        try:
+            ask(runaway)
+            raise AssertionError("the runaway query was answered")
+        except urllib.error.HTTPError as exc:
+            assert exc.code == 503 and b"time limit" in exc.read()
+        assert ask(host_offers)["boolean"] is True
+        # the pool hands its workers out in turn: this one goes to the killed one's successor
+        assert ask(host_offers)["boolean"] is True
+        after = _descendants(process.pid)
+        assert len(forked & after) == 1  # one forked worker was killed ...
+        assert len(after - _children(process.pid)) == 1  # ... its successor: the fork server's
     finally:
+        every = _descendants(process.pid)
         process.terminate()
         process.wait(timeout=20)
+    deadline = time.monotonic() + 20
+    while any(Path(f"/proc/{pid}").exists() for pid in every) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    left = [pid for pid in every if Path(f"/proc/{pid}/stat").exists()]
+    assert not left, f"processes of yili-kg serve outlived it: {left}"
 
 
 def test_serve_without_a_build_says_what_to_do(tmp_path):
