@@ -26,6 +26,7 @@ import multiprocessing
 import os
 import queue
 import resource
+import signal
 import sys
 import threading
 from dataclasses import dataclass
@@ -111,6 +112,9 @@ def _serve(
     """
     for end in inherited:
         end.close()
+    # Ctrl-C reaches every process of the terminal's group: the server stops, closes the
+    # pipes, and that ends the worker (no traceback from each worker)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     isolated = isolate_network()  # first, while the process has a single thread
     limit_memory(memory_mb)
     from yili_kg.service.store import QueryError, load_extra_graphs, open_store

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
@@ -161,6 +162,55 @@ def test_serve_forks_its_workers_replaces_them_and_none_outlives_it(build_dir, t
         time.sleep(0.1)
     left = [pid for pid in every if Path(f"/proc/{pid}/stat").exists()]
     assert not left, f"processes of yili-kg serve outlived it: {left}"
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_ctrl_c_stops_serve_and_its_workers_without_a_traceback(build_dir):
+    # Ctrl-C goes to the terminal's whole process group: the server and every worker
+    import signal
+    import subprocess
+    import time
+    import urllib.request
+
+    port = _free_port()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "yili_kg.service.cli", "serve", "--build-dir", str(build_dir)]
+        + ["--no-build", "--port", str(port)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        start_new_session=True,  # a process group of its own, as a terminal gives
+    )
+    url = f"http://127.0.0.1:{port}/sparql?query=ASK%7B%3Fs%20%3Fp%20%3Fo%7D"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                with urllib.request.urlopen(url, timeout=10) as response:
+                    assert response.status == 200
+                    break
+            except OSError:
+                assert process.poll() is None and time.monotonic() < deadline
+                time.sleep(0.05)
+        workers = _descendants(process.pid)
+        assert len(workers) == 2
+        for pid in workers:  # a worker leaves Ctrl-C to the server: it answers on
+            os.kill(pid, signal.SIGINT)
+        time.sleep(0.5)
+        for _ in workers:
+            with urllib.request.urlopen(url, timeout=10) as response:
+                assert response.status == 200
+        assert _descendants(process.pid) == workers  # none died, none was replaced
+        os.killpg(process.pid, signal.SIGINT)
+        _, stderr = process.communicate(timeout=30)
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+    assert b"Traceback" not in stderr, stderr.decode()
+    deadline = time.monotonic() + 20
+    while any(Path(f"/proc/{pid}/stat").exists() for pid in workers):
+        assert time.monotonic() < deadline, "a worker outlived Ctrl-C"
+        time.sleep(0.1)
 
 
 def test_serve_without_a_build_says_what_to_do(tmp_path):
