@@ -199,15 +199,12 @@ def compile_bytecode() -> list[str]:
     module (ignored by git) and is what a normal first run writes anyway.
     """
     import compileall
-    import importlib.util
-
-    import yili_kg
+    import importlib
 
     folders = []
     for name in ("corpus", "loaders", "ontology", "queries", "service"):
-        spec = importlib.util.find_spec(f"{yili_kg.__name__}.{name}")
-        for folder in (spec.submodule_search_locations or []) if spec else []:
-            if not compileall.compile_dir(folder, quiet=1, workers=1):
+        for folder in importlib.import_module(f"yili_kg.{name}").__path__:
+            if not compileall.compile_dir(folder, quiet=1):
                 raise RuntimeError(f"could not compile the modules in {folder}")
             folders.append(folder)
     return folders

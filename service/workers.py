@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import ctypes
 import multiprocessing
+import multiprocessing.util
 import os
 import queue
 import resource
@@ -97,21 +98,9 @@ def limit_memory(megabytes: int) -> None:
 
 
 def _serve(
-    connection,
-    build_dir: str,
-    store_kind: str,
-    extra_graphs: dict,
-    memory_mb: int = 0,
-    inherited: tuple = (),
+    connection, build_dir: str, store_kind: str, extra_graphs: dict, memory_mb: int = 0
 ) -> None:
-    """A worker's loop: answer jobs until the pipe closes.
-
-    ``inherited``: the pool's ends of the pipes, copied into this process by the fork that
-    made it; closed first, or the worker would hold its own pipe open and never see the pool
-    (or the process that holds it) go away.
-    """
-    for end in inherited:
-        end.close()
+    """A worker's loop: answer jobs until the pipe closes."""
     # Ctrl-C reaches every process of the terminal's group: the server stops, closes the
     # pipes, and that ends the worker (no traceback from each worker)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -162,29 +151,16 @@ def forkserver_context():
 
 class Worker:
     def __init__(
-        self,
-        context,
-        build_dir: Path,
-        store_kind: str,
-        extra_graphs: dict,
-        memory_mb: int = 0,
-        siblings: tuple = (),
+        self, context, build_dir: Path, store_kind: str, extra_graphs: dict, memory_mb: int = 0
     ):
-        """``siblings``: the pool's ends of the other workers' pipes (a forked worker closes
-        its copies of them, and of its own)."""
         parent, child = context.Pipe()
         self.connection = parent
-        forked = context.get_start_method() == "fork"
+        # a worker forked from this process (this one, or a later one) gets a copy of this end
+        # and must close it, or it would hold its own pipe open and never see the pool go
+        multiprocessing.util.register_after_fork(parent, type(parent).close)
         self.process = context.Process(
             target=_serve,
-            args=(
-                child,
-                str(build_dir),
-                store_kind,
-                dict(extra_graphs),
-                memory_mb,
-                (parent, *siblings) if forked else (),
-            ),
+            args=(child, str(build_dir), store_kind, dict(extra_graphs), memory_mb),
             daemon=True,
         )
         self.process.start()
@@ -262,15 +238,12 @@ class QueryPool:
             self.free.put(self._new(context))
 
     def _new(self, context=None) -> Worker:
-        with self.lock:
-            siblings = tuple(w.connection for w in self.workers)
         worker = Worker(
             context or self.context,
             self.build_dir,
             self.store_kind,
             self.extra_graphs,
             self.memory_mb,
-            siblings,
         )
         with self.lock:
             self.started += 1

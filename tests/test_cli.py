@@ -2,8 +2,15 @@
 
 from __future__ import annotations
 
+import json
 import os
+import signal
+import subprocess
 import sys
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
 from pathlib import Path
 
 import pytest
@@ -75,8 +82,6 @@ def _free_port() -> int:
 
 def _children(pid: int) -> set[int]:
     """The live processes whose parent is ``pid`` (from /proc: Linux)."""
-    from pathlib import Path
-
     found = set()
     for stat in Path("/proc").glob("[0-9]*/stat"):
         try:
@@ -97,59 +102,73 @@ def _descendants(pid: int) -> set[int]:
     return found
 
 
+def _serve(build_dir: Path, *options: str, **popen) -> subprocess.Popen:
+    """``yili-kg serve`` as a process, on a free port (``process.port``)."""
+    port = _free_port()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "yili_kg.service.cli", "serve", "--build-dir", str(build_dir)]
+        + ["--no-build", "--port", str(port), *options],
+        stdout=subprocess.DEVNULL,
+        **popen,
+    )
+    process.port = port
+    return process
+
+
+def _sparql(process: subprocess.Popen, query: str) -> dict:
+    url = f"http://127.0.0.1:{process.port}/sparql?" + urllib.parse.urlencode(
+        {"query": "PREFIX yl: <https://w3id.org/yili/ontology#> " + query}
+    )
+    request = urllib.request.Request(url, headers={"Accept": "application/sparql-results+json"})
+    with urllib.request.urlopen(request, timeout=30) as response:
+        return json.loads(response.read())
+
+
+def _first_answer(process: subprocess.Popen, query: str, why=lambda: "") -> dict:
+    """The answer to ``query`` once the server is up (60 s at most)."""
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            return _sparql(process, query)
+        except urllib.error.HTTPError:
+            raise
+        except OSError:
+            assert process.poll() is None, why()
+            assert time.monotonic() < deadline, "yili-kg serve did not answer in 60 s"
+            time.sleep(0.05)
+
+
+def _wait_gone(pids: set[int], what: str) -> None:
+    deadline = time.monotonic() + 20
+    while left := [pid for pid in pids if Path(f"/proc/{pid}/stat").exists()]:
+        assert time.monotonic() < deadline, f"{what}: {left}"
+        time.sleep(0.1)
+
+
+HOST_ACTS = "ASK { ?e yl:agent <https://w3id.org/yili/id/role/zhuren> }"
+
+
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
 def test_serve_forks_its_workers_replaces_them_and_none_outlives_it(build_dir, tmp_path):
     # the real process: `yili-kg serve` forks its first query workers itself, before it
     # imports Flask (cold start); a worker killed under a runaway query is replaced from the
     # fork server; and when the server is stopped, no worker is left running
-    import json
-    import subprocess
-    import time
-    import urllib.error
-    import urllib.parse
-    import urllib.request
-
-    port = _free_port()
     log = tmp_path / "serve.log"
     with open(log, "wb") as sink:
-        process = subprocess.Popen(
-            [sys.executable, "-m", "yili_kg.service.cli", "serve", "--build-dir", str(build_dir)]
-            + ["--no-build", "--port", str(port), "--workers", "2", "--query-timeout", "2"],
-            stdout=subprocess.DEVNULL,
-            stderr=sink,
-        )
-
-    def ask(query: str):
-        url = f"http://127.0.0.1:{port}/sparql?" + urllib.parse.urlencode(
-            {"query": "PREFIX yl: <https://w3id.org/yili/ontology#> " + query}
-        )
-        request = urllib.request.Request(url, headers={"Accept": "application/sparql-results+json"})
-        with urllib.request.urlopen(request, timeout=30) as response:
-            return json.loads(response.read())
-
-    host_offers = "ASK { ?e yl:agent <https://w3id.org/yili/id/role/zhuren> }"
+        process = _serve(build_dir, "--workers", "2", "--query-timeout", "2", stderr=sink)
     try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                assert ask(host_offers)["boolean"] is True
-                break
-            except OSError:
-                assert process.poll() is None, log.read_text(encoding="utf-8")
-                assert time.monotonic() < deadline, "yili-kg serve did not answer in 60 s"
-                time.sleep(0.05)
+        answer = _first_answer(process, HOST_ACTS, lambda: log.read_text(encoding="utf-8"))
+        assert answer["boolean"] is True
         forked = _children(process.pid)
         assert len(forked) == 2, forked  # the two workers, and no fork server yet
 
         runaway = "SELECT (COUNT(*) AS ?n) WHERE { ?a ?b ?c . ?d ?e ?f . ?g ?h ?i }"
-        try:
-            ask(runaway)
-            raise AssertionError("the runaway query was answered")
-        except urllib.error.HTTPError as exc:
-            assert exc.code == 503 and b"time limit" in exc.read()
-        assert ask(host_offers)["boolean"] is True
+        with pytest.raises(urllib.error.HTTPError) as stopped:
+            _sparql(process, runaway)
+        assert stopped.value.code == 503 and b"time limit" in stopped.value.read()
+        assert _sparql(process, HOST_ACTS)["boolean"] is True
         # the pool hands its workers out in turn: this one goes to the killed one's successor
-        assert ask(host_offers)["boolean"] is True
+        assert _sparql(process, HOST_ACTS)["boolean"] is True
         after = _descendants(process.pid)
         assert len(forked & after) == 1  # one forked worker was killed ...
         assert len(after - _children(process.pid)) == 1  # ... its successor: the fork server's
@@ -157,48 +176,26 @@ def test_serve_forks_its_workers_replaces_them_and_none_outlives_it(build_dir, t
         every = _descendants(process.pid)
         process.terminate()
         process.wait(timeout=20)
-    deadline = time.monotonic() + 20
-    while any(Path(f"/proc/{pid}").exists() for pid in every) and time.monotonic() < deadline:
-        time.sleep(0.1)
-    left = [pid for pid in every if Path(f"/proc/{pid}/stat").exists()]
-    assert not left, f"processes of yili-kg serve outlived it: {left}"
+    _wait_gone(every, "processes of yili-kg serve outlived it")
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
 def test_ctrl_c_stops_serve_and_its_workers_without_a_traceback(build_dir):
     # Ctrl-C goes to the terminal's whole process group: the server and every worker
-    import signal
-    import subprocess
-    import time
-    import urllib.request
-
-    port = _free_port()
-    process = subprocess.Popen(
-        [sys.executable, "-m", "yili_kg.service.cli", "serve", "--build-dir", str(build_dir)]
-        + ["--no-build", "--port", str(port)],
-        stdout=subprocess.DEVNULL,
+    process = _serve(
+        build_dir,
         stderr=subprocess.PIPE,
         start_new_session=True,  # a process group of its own, as a terminal gives
     )
-    url = f"http://127.0.0.1:{port}/sparql?query=ASK%7B%3Fs%20%3Fp%20%3Fo%7D"
     try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                with urllib.request.urlopen(url, timeout=10) as response:
-                    assert response.status == 200
-                    break
-            except OSError:
-                assert process.poll() is None and time.monotonic() < deadline
-                time.sleep(0.05)
+        assert _first_answer(process, HOST_ACTS)["boolean"] is True
         workers = _descendants(process.pid)
         assert len(workers) == 2
         for pid in workers:  # a worker leaves Ctrl-C to the server: it answers on
             os.kill(pid, signal.SIGINT)
         time.sleep(0.5)
         for _ in workers:
-            with urllib.request.urlopen(url, timeout=10) as response:
-                assert response.status == 200
+            assert _sparql(process, HOST_ACTS)["boolean"] is True
         assert _descendants(process.pid) == workers  # none died, none was replaced
         os.killpg(process.pid, signal.SIGINT)
         _, stderr = process.communicate(timeout=30)
@@ -207,16 +204,10 @@ def test_ctrl_c_stops_serve_and_its_workers_without_a_traceback(build_dir):
             os.killpg(process.pid, signal.SIGKILL)
             process.wait()
     assert b"Traceback" not in stderr, stderr.decode()
-    deadline = time.monotonic() + 20
-    while any(Path(f"/proc/{pid}/stat").exists() for pid in workers):
-        assert time.monotonic() < deadline, "a worker outlived Ctrl-C"
-        time.sleep(0.1)
+    _wait_gone(workers, "a worker outlived Ctrl-C")
 
 
 def test_serve_without_a_build_says_what_to_do(tmp_path):
-    import subprocess
-    import sys
-
     result = subprocess.run(
         [sys.executable, "-m", "yili_kg.service.cli", "serve", "--no-build"]
         + ["--build-dir", str(tmp_path / "none"), "--port", str(_free_port())],
