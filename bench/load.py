@@ -7,7 +7,11 @@ Client threads on loopback send a seeded mix for a bounded time and count: canne
 ``/sparql`` (the parameterless canned queries, canned queries with their parameters bound as
 the service binds them, a few questions of our own), and a small fraction of hostile
 requests: runaway cartesian joins, ``SERVICE`` and ``FROM`` calls to a listener on loopback,
-updates, injection strings in canned parameters, oversized bodies.
+updates, injection strings in canned parameters, oversized bodies, 20 KB of text that made
+the tokenizer quadratic, an answer past the byte cap, nesting that crashes the parser, paths no
+IRI may hold, a canned question in another case. Beside them, for the whole run
+(:class:`SlowClients`): 200 idle or trickling sockets (slowloris) and a runaway every 2 s
+whose client hangs up.
 
 Every well-formed request's answer is compared with the answer the same request got once,
 sequentially, before the load started; a hostile request must get the refusal it is owed
@@ -38,6 +42,13 @@ from pathlib import Path
 LOOPBACK = {"127.0.0.1", "localhost", "::1"}
 ID = "https://w3id.org/yili/id/"
 RUNAWAY = "SELECT (COUNT(*) AS ?n) WHERE { ?a ?b ?c . ?d ?e ?f . ?g ?h ?i }"
+# a short query whose answer is 2000 rows of 64 KiB (128 MiB): past the answer cap
+HUGE_ANSWER = (
+    "SELECT ?s ?v12 WHERE { { SELECT ?s WHERE { ?s ?p ?o } LIMIT 2000 } "
+    'BIND("0123456789abcdef" AS ?v0) '
+    + " ".join(f"BIND(CONCAT(?v{i}, ?v{i}) AS ?v{i + 1})" for i in range(12))
+    + " }"
+)
 OWN_QUERIES = [
     "ASK { <https://w3id.org/yili/id/role/zhuren> ?p ?o }",
     """PREFIX yl: <https://w3id.org/yili/ontology#>
@@ -189,8 +200,109 @@ def hostile_requests(target: str) -> list[Request]:
             (("Content-Type", "application/sparql-query"),),
             allowed=(413,),
         ),
+        # the faults of issue 20: text that made the tokenizer quadratic, an answer of 128 MiB
+        # from a short query, nesting that crashes the parser, paths no IRI may hold, one
+        # canned question in another case (answered, from the one remembered answer)
+        # (a parse error from the worker, or a 503 when every worker is busy)
+        _sparql('"\\' * 9990, "hostile:scan", allowed=(400, 503)),
+        _sparql("SELECT * {" + "a." * 9990 + "}", "hostile:scan", allowed=(400, 503)),
+        _sparql(HUGE_ANSWER, "hostile:huge_answer", allowed=(503,)),
+        _sparql(
+            "SELECT * WHERE { FILTER(" + "(" * 9000 + "1" + ")" * 9000 + ") }",
+            "hostile:deep_nesting",
+            allowed=(503,),
+        ),
+        Request("hostile:bad_path", "GET", "/id/role/zhu%3C%7Bren", allowed=(404,)),
+        Request("hostile:bad_path", "GET", "/id/role/zhu%20ren", allowed=(404,)),
+        Request("hostile:bad_path", "GET", "/pictures?phase=%C2%B2", allowed=(200,)),
+        _canned("role-acts", {"role": "HoSt"}, "hostile:spelling", allowed=(200,)),
     ]
     return out
+
+
+class SlowClients:
+    """Hostile clients beside the load, for its whole time: ``sockets`` connections that stay
+    idle or trickle a header byte a second (slowloris; each reopened when the server closes
+    it), and a runaway query every ``hangup_every`` seconds whose client hangs up after 0.5 s.
+    """
+
+    def __init__(self, host: str, port: int, sockets: int, hangup_every: float = 2.0):
+        self.address = (host, port)
+        self.count = sockets
+        self.hangup_every = hangup_every
+        self.stop = threading.Event()
+        self.opened = self.closed_by_server = self.hangups = 0
+        self.sockets: list[socket.socket] = []
+        self.threads = [
+            threading.Thread(target=self._slow, daemon=True),
+            threading.Thread(target=self._hangups, daemon=True),
+        ]
+
+    def _open(self, number: int) -> socket.socket | None:
+        try:
+            sock = socket.create_connection(self.address, timeout=5)
+            if number % 2:
+                sock.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+            sock.setblocking(False)
+            self.opened += 1
+            return sock
+        except OSError:
+            return None
+
+    def _slow(self) -> None:
+        self.sockets = [self._open(n) for n in range(self.count)]
+        while not self.stop.wait(1.0):
+            for number, sock in enumerate(self.sockets):
+                try:
+                    if sock is None:
+                        raise OSError
+                    if sock.recv(4096) == b"":
+                        raise OSError  # closed by the server: as it should, in time
+                except BlockingIOError:
+                    if number % 2:
+                        try:
+                            sock.send(b"X")
+                        except OSError:
+                            pass
+                    continue
+                except OSError:
+                    pass
+                if sock is not None:
+                    sock.close()
+                    self.closed_by_server += 1
+                self.sockets[number] = self._open(number)
+
+    def _hangups(self) -> None:
+        path = "/sparql?" + urllib.parse.urlencode({"query": RUNAWAY})
+        while not self.stop.wait(self.hangup_every):
+            try:
+                with socket.create_connection(self.address, timeout=5) as sock:
+                    sock.sendall(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode())
+                    time.sleep(0.5)
+                self.hangups += 1
+            except OSError:
+                pass
+
+    def __enter__(self):
+        for thread in self.threads:
+            thread.start()
+        return self
+
+    def __exit__(self, *_exc):
+        self.stop.set()
+        for thread in self.threads:
+            thread.join(timeout=10)
+        for sock in self.sockets:
+            if sock is not None:
+                sock.close()
+
+    def report(self) -> dict:
+        return {
+            "slow_sockets": self.count,
+            "slow_sockets_opened": self.opened,
+            "closed_by_server": self.closed_by_server,
+            "hung_up_runaways": self.hangups,
+        }
 
 
 # ------------------------------------------------------------------------------ answers
@@ -305,6 +417,7 @@ def run_load(
     pid: int | None = None,
     max_requests: int = 200_000,
     request_timeout: float = 60.0,
+    slow_sockets: int = 200,
 ) -> dict:
     """Load the server at ``base_url`` (loopback only) and report; see the module docstring."""
     parts = urllib.parse.urlsplit(base_url)
@@ -324,13 +437,24 @@ def run_load(
             pid,
             max_requests,
             request_timeout,
+            slow_sockets,
         )
     finally:
         listener.close()
 
 
 def _run(
-    host, port, listener, seconds, clients, hostile_fraction, seed, pid, max_requests, timeout
+    host,
+    port,
+    listener,
+    seconds,
+    clients,
+    hostile_fraction,
+    seed,
+    pid,
+    max_requests,
+    timeout,
+    slow_sockets=0,
 ) -> dict:
     rss_before = rss_of_tree(pid)
     probe = Client(host, port, timeout)
@@ -411,10 +535,11 @@ def _run(
 
     started = time.perf_counter()
     threads = [threading.Thread(target=client_loop, args=(n,)) for n in range(clients)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    with SlowClients(host, port, slow_sockets) as slow:
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
     wall = time.perf_counter() - started
 
     final = mix[0] if mix else None
@@ -461,6 +586,7 @@ def _run(
         "alive_at_end": alive,
         "rss_before": rss_before,
         "rss_after": rss_of_tree(pid),
+        "slow_clients": slow.report(),
     }
 
 
@@ -475,6 +601,7 @@ def render(report: dict) -> str:
         ("requests", f"{report['requests']} in {report['seconds']} s, {report['clients']} clients"),
         ("requests/s", report["requests_per_second"]),
         ("latency p50/p95/p99 (ms)", f"{latency['p50']} / {latency['p95']} / {latency['p99']}"),
+        ("slowest well-formed (ms)", latency["max"]),
         ("well-formed", report["well_formed"]),
         ("  wrong answers", report["wrong_answers"]),
         ("  refused (no worker free)", report["refused_well_formed"]),
@@ -490,6 +617,15 @@ def render(report: dict) -> str:
         ("outbound connections", report["outbound_connections"]),
         ("server alive at the end", "yes" if report["alive_at_end"] else "NO"),
     ]
+    slow = report.get("slow_clients") or {}
+    if slow:
+        rows.append(
+            (
+                "slow clients beside",
+                f"{slow['slow_sockets']} idle/trickling sockets ({slow['closed_by_server']} "
+                f"closed by the server, reopened), {slow['hung_up_runaways']} runaways hung up",
+            )
+        )
     for when in ("before", "after"):
         rss = report[f"rss_{when}"]
         if rss:
@@ -517,6 +653,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--max-requests", type=int, default=200_000)
     parser.add_argument("--pid", type=int, default=None, help="the server's pid, for its RSS")
     parser.add_argument("--json", default=None, help="also write the figures to this file")
+    parser.add_argument(
+        "--slow-sockets", type=int, default=200, help="idle and trickling sockets held beside"
+    )
     args = parser.parse_args(argv)
     report = run_load(
         args.url,
@@ -526,6 +665,7 @@ def main(argv: list[str] | None = None) -> int:
         seed=args.seed,
         pid=args.pid,
         max_requests=args.max_requests,
+        slow_sockets=args.slow_sockets,
     )
     print(render(report))
     if args.json:

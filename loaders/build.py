@@ -11,6 +11,7 @@ refuses one whose checksum does not match.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -25,12 +26,18 @@ from yili_kg.loaders.built import (  # noqa: F401 (re-exported: the build's publ
     DATASET_NAME,
     MANIFEST_NAME,
     check_dataset,
+    check_store,
     default_build_dir,
     read_manifest,
     sha256_of,
+    store_files,
 )
 from yili_kg.loaders.corpus import corpus_dir, verify
-from yili_kg.loaders.errors import ChecksumError, InconsistencyError
+from yili_kg.loaders.errors import ChecksumError, InconsistencyError, YiliError
+
+
+class BuildBusy(YiliError):
+    """Another process holds the build folder's lock."""
 
 
 def atomic_write(path: Path, write: Callable[[object], None], binary: bool = False) -> None:
@@ -89,7 +96,9 @@ def files_digest(paths: list[Path]) -> str:
 
 def corpus_files() -> list[Path]:
     root = corpus_dir()
-    return sorted(p for p in root.rglob("*") if p.is_file() and p.suffix in {".txt", ".tsv", ".md"})
+    return sorted(
+        p for p in root.rglob("*") if p.is_file() and p.suffix in {".txt", ".tsv", ".md", ".xml"}
+    )
 
 
 def package_versions() -> dict[str, str]:
@@ -157,7 +166,49 @@ def _stage_key(stage: Stage, keys: dict[str, str], code: str) -> str:
     return hashlib.sha256("|".join(parts).encode()).hexdigest()[:16]
 
 
+LOCK_NAME = ".build.lock"
+
+#: Files besides the dataset that a complete build holds (the store, the ontology page, the
+#: search index). The canned questions' precomputed answers are not among them: they are the
+#: service's, written by ``yili-kg answers`` (service/precomputed.py), keyed by the dataset.
+BUILD_OUTPUTS = ("oxigraph/BUILD", "ontology.html", "search.sqlite")
+
+
+@contextlib.contextmanager
+def build_lock(build_dir: Path):
+    """Hold the build folder's lock: one writer at a time in a folder (``yili-kg build``,
+    ``serve`` bringing it up to date, ``yili-kg answers``); a second is refused, naming the
+    first, instead of writing the same files beside it."""
+    import fcntl
+
+    build_dir.mkdir(parents=True, exist_ok=True)
+    with open(build_dir / LOCK_NAME, "a+", encoding="ascii") as lock:
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            lock.seek(0)
+            holder = lock.read().strip() or "another process"
+            raise BuildBusy(
+                f"{build_dir}/ is being built by {holder}: wait for it to finish "
+                "(or serve the build as it is with --no-build)"
+            ) from None
+        lock.truncate(0)
+        lock.write(f"process {os.getpid()}")
+        lock.flush()
+        try:
+            yield
+        finally:
+            lock.truncate(0)
+
+
 def run_build(build_dir: Path | None = None, progress=None, force: bool = False) -> BuildReport:
+    """:func:`_run_build` holding the build folder's lock (:func:`build_lock`)."""
+    build_dir = build_dir or default_build_dir()
+    with build_lock(build_dir):
+        return _run_build(build_dir, progress, force)
+
+
+def _run_build(build_dir: Path | None = None, progress=None, force: bool = False) -> BuildReport:
     """Run every stage whose inputs changed and write the dataset.
 
     Args:
@@ -181,7 +232,8 @@ def run_build(build_dir: Path | None = None, progress=None, force: bool = False)
     if not force and manifest and manifest.get("keys") == keys:
         try:
             check_dataset(build_dir)
-            for needed in ("oxigraph/BUILD", "ontology.html"):
+            check_store(build_dir)
+            for needed in BUILD_OUTPUTS:
                 if not (build_dir / needed).exists():
                     raise ChecksumError(build_dir / needed, "missing: the build is incomplete")
             report.up_to_date = True
@@ -192,6 +244,7 @@ def run_build(build_dir: Path | None = None, progress=None, force: bool = False)
         except ChecksumError:
             pass  # damaged: rebuild the dataset from the stage outputs
     graphs: dict[str, Graph] = {}
+    values: dict = {}  # what stages share besides graphs (the text layer), for this build only
     old_keys = (manifest or {}).get("keys", {})
     for stage in stages:
         path = stage_dir / f"{stage.name}.nt"
@@ -206,6 +259,7 @@ def run_build(build_dir: Path | None = None, progress=None, force: bool = False)
         if progress:
             progress(stage.name, "start")
         inputs = {name: _load(graphs, name) for name in stage.needs}
+        inputs["values"] = values
         try:
             graph = stage.run(inputs)
         except InconsistencyError as exc:
@@ -228,21 +282,32 @@ def run_build(build_dir: Path | None = None, progress=None, force: bool = False)
         if not info["ran"] and manifest:
             info.update({k: v for k, v in manifest["stages"].get(name, {}).items() if k != "ran"})
             info["ran"] = False
-    t0 = time.perf_counter()
     from yili_kg.loaders import dataset
-
-    counts = dataset.write_dataset(build_dir / DATASET_NAME, stage_dir, stages)
-    dataset_file = build_dir / DATASET_NAME
-    dataset.persist_oxigraph(build_dir, dataset_file, sha256_of(dataset_file))
     from yili_kg.loaders.docs import write_documentation
+    from yili_kg.loaders.searchindex import write_index
 
-    write_documentation(_load(graphs, "ontology"), build_dir / "ontology.html")
-    report.counts = counts
+    # the outputs made of the stages' graphs, each timed apart (the report lists them)
+    t0 = time.perf_counter()
+    dataset_file = build_dir / DATASET_NAME
+    counts = dataset.write_dataset(dataset_file, stage_dir, stages)
     report.stages["dataset"] = {"ran": True, "seconds": round(time.perf_counter() - t0, 3)}
+    t0 = time.perf_counter()
+    dataset.persist_oxigraph(build_dir, dataset_file, sha256_of(dataset_file))
+    report.stages["store"] = {"ran": True, "seconds": round(time.perf_counter() - t0, 3)}
+    t0 = time.perf_counter()
+    write_documentation(_load(graphs, "ontology"), build_dir / "ontology.html")
+    report.stages["ontology page"] = {"ran": True, "seconds": round(time.perf_counter() - t0, 3)}
+    t0 = time.perf_counter()
+    write_index(build_dir)  # the search index, from the store just persisted
+    report.stages["search index"] = {"ran": True, "seconds": round(time.perf_counter() - t0, 3)}
+    report.counts = counts
+    # the canned questions' first answers are the service's (``yili-kg answers``), not a
+    # stage: the build reaches nothing downstream of the store (pipeline's direction)
     report.seconds = time.perf_counter() - started
     new_manifest = {
         "keys": keys,
         "dataset": {"path": DATASET_NAME, "sha256": sha256_of(build_dir / DATASET_NAME)},
+        "store": store_files(build_dir),  # checked at every start (check_store)
         "counts": counts,
         "stages": report.stages,
         "inputs": {

@@ -32,13 +32,21 @@ def sha256_of(path: Path) -> str:
 
 
 def read_manifest(build_dir: Path) -> dict | None:
+    """The build's manifest, or None when there is none or it is not a JSON object."""
     path = build_dir / MANIFEST_NAME
     if not path.exists():
         return None
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except json.JSONDecodeError:
+        manifest = json.loads(path.read_text(encoding="utf-8"))
+    except (json.JSONDecodeError, UnicodeDecodeError):
         return None
+    return manifest if isinstance(manifest, dict) else None
+
+
+def dataset_sha256(manifest: dict | None) -> str | None:
+    """The dataset's checksum the manifest records (None if it records none: damaged)."""
+    value = ((manifest or {}).get("dataset") or {}).get("sha256")
+    return value if isinstance(value, str) else None
 
 
 def check_dataset(build_dir: Path) -> Path:
@@ -52,7 +60,12 @@ def check_dataset(build_dir: Path) -> Path:
     path = build_dir / DATASET_NAME
     if manifest is None or not path.exists():
         raise BuildMissing(f"no built dataset in {build_dir}/: run `yili-kg build` first")
-    expected = manifest["dataset"]["sha256"]
+    expected = dataset_sha256(manifest)
+    if expected is None:
+        raise ChecksumError(
+            build_dir / MANIFEST_NAME,
+            "damaged: it records no checksum of the dataset; run `yili-kg build` to rebuild",
+        )
     stat = path.stat()
     # hashed once per process and file state: the application, its stores and the build's own
     # checks each ask, and a thread asking while another hashes waits for that answer
@@ -72,3 +85,51 @@ def check_dataset(build_dir: Path) -> Path:
 
 _CHECK_LOCK = threading.Lock()
 _CHECKED: set[tuple] = set()  # datasets whose sha256 this process has found right
+
+
+STORE_NAME = "oxigraph"
+#: files of the persisted store that RocksDB rewrites as it pleases (its log, its lock)
+_VOLATILE = ("LOG", "LOCK")
+
+
+def store_files(build_dir: Path) -> dict[str, str]:
+    """sha256 of each file of the persisted Oxigraph store (what the manifest records)."""
+    folder = build_dir / STORE_NAME
+    return {
+        p.name: sha256_of(p)
+        for p in sorted(folder.iterdir())
+        if p.is_file() and not p.name.startswith(_VOLATILE)
+    }
+
+
+def check_store(build_dir: Path) -> None:
+    """Check the persisted Oxigraph store against the manifest's checksums of its files.
+
+    A flipped byte in an SST file opens and serves, silently short of facts: this is the only
+    place it shows. A build from before the manifest recorded them is not checked.
+
+    Raises:
+        ChecksumError: a file missing, added or changed.
+    """
+    manifest = read_manifest(build_dir) or {}
+    expected = manifest.get("store")
+    if expected is None:
+        return
+    folder = build_dir / STORE_NAME
+    if not isinstance(expected, dict) or not folder.is_dir():
+        raise ChecksumError(folder, "missing or not recorded: run `yili-kg build` to rebuild it")
+    key = (str(folder.resolve()), json.dumps(expected, sort_keys=True))
+    with _CHECK_LOCK:
+        if key in _CHECKED:
+            return
+        actual = store_files(build_dir)
+        if actual != expected:
+            wrong = sorted(set(actual) ^ set(expected)) or sorted(
+                name for name in actual if actual[name] != expected[name]
+            )
+            raise ChecksumError(
+                folder / wrong[0],
+                f"differs from {MANIFEST_NAME} ({len(wrong)} file(s)): the store is damaged; "
+                "run `yili-kg build` to rebuild it",
+            )
+        _CHECKED.add(key)

@@ -64,7 +64,10 @@ def quote_links(graphs: list[Graph], into: Graph | None = None) -> Graph:
     ``graphs``: the text layers (with their citation nodes) of the rites.
     """
     out = Graph() if into is None else into
-    works = {iris.work(slug): slug for slug in RITE_WORKS}
+    from yili_kg.loaders.bookcites import rite_works
+
+    # the four first rites by slug, and every chapter of the book whose rite is in the graph
+    works = {iris.work(slug): slug for slug in RITE_WORKS} | rite_works(graphs)
     texts: dict[str, RiteText] = {}
     for graph, citation, work in (
         (g, c, w) for g in graphs for c, w in g.subject_objects(DCTERMS.references)

@@ -140,7 +140,7 @@ def collate_siku_sbck(report: CollationReport, rite: str = "xiangshe") -> None:
         )
     report.notes.append(
         "note: the 四部叢刊 transcription lacks half-leaves 005-7b and 005-37b "
-        "(corpus/kanripo/SOURCES.md); long omissions there are gaps of the transcription."
+        "(corpus/kanripo-raw/SOURCES.md); long omissions there are gaps of the transcription."
     )
 
 
@@ -224,4 +224,43 @@ def collate_all() -> CollationReport:
     collate_siku_sbck(report)
     collate_pinyin(report)
     collate_web(report)
+    return report
+
+
+def collate_punctuated(rites: list[str] | None = None) -> CollationReport:
+    """Every stretch where a rite's Kanripo 經 and the punctuated edition do not align.
+
+    The punctuated text (corpus/punctuated/) gives only where its marks fall; where its
+    characters differ the Kanripo characters are kept, and this lists each such stretch: a
+    variant (庿 | 庙), an omission (characters only the Kanripo 經 has), an addition (only
+    the punctuated text has).
+    """
+    from yili_kg.loaders.breaks import rite_projection
+    from yili_kg.loaders.ritetable import read_rites
+
+    report = CollationReport()
+    for slug in rites or list(read_rites()):
+        projection = rite_projection(slug)
+        _, where = _segment_locator(jing_segments(rite_rows(slug)))
+        pair = f"{slug} kanripo/punctuated 經"
+        for stretch in projection.stretches:
+            tag = (
+                "omission"
+                if not stretch.punctuated
+                else "addition"
+                if not stretch.kanripo
+                else "replace"
+            )
+            report.variants.append(
+                Variant(pair, tag, stretch.kanripo, stretch.punctuated, where(stretch.start), "")
+            )
+        size = len(projection.text) - projection.outside
+        note = (
+            f"note: {slug}: {projection.aligned_share:.2%} of {size} Kanripo 經 characters "
+            f"aligned ({projection.same} identical after folding), "
+            f"{projection.placed}/{projection.marks} marks placed"
+        )
+        if projection.outside:
+            note += f"; {projection.outside} characters of 傳 not in the punctuated text"
+        report.notes.append(note)
     return report

@@ -27,57 +27,93 @@ ATTRIBUTION = (
     "underlying works public domain. Annotations and ontology: yili-kg, CC BY-SA 4.0."
 )
 _TYPE = f"<{RDF.type}>"
-_TRIPLE = re.compile(r"^(\S+) (\S+) (.*) \.\s*$")
+# the stages' lines are handled as UTF-8 bytes: sorted bytewise they are in code point order,
+# the order a sort of the decoded lines gives, at a fraction of the cost
+_TYPE_BYTES = _TYPE.encode()
+_TRIPLE = re.compile(rb"^(\S+) (\S+) (.*) \.\s*$")
 
 
-def _scan(lines: list[str]) -> tuple[Counter, Counter]:
-    classes, properties = Counter(), Counter()
-    for line in lines:
+def _scan(lines) -> tuple[Counter, Counter]:
+    """Entities per class (distinct subjects) and triples per property, over the distinct
+    triples of ``lines`` (N-Triples lines as bytes; the union default graph counts a triple
+    once)."""
+    members: dict[bytes, set] = {}
+    properties: Counter = Counter()
+    for line in set(lines):
         match = _TRIPLE.match(line)
         if not match:
             continue
         properties[match.group(2)] += 1
-        if match.group(2) == _TYPE:
-            classes[match.group(3)] += 1
-    return classes, properties
+        if match.group(2) == _TYPE_BYTES:
+            members.setdefault(match.group(3), set()).add(match.group(1))
+    return (
+        Counter({cls.decode(): len(subjects) for cls, subjects in members.items()}),
+        Counter({prop.decode(): count for prop, count in properties.items()}),
+    )
 
 
-def describe(counts: dict[str, int], classes: Counter, properties: Counter, version: str) -> Graph:
-    """The VoID + DCAT description of the dataset."""
+PROJECT = URIRef("https://w3id.org/yili/id/agent/yili-kg")
+
+
+def describe(
+    counts: dict[str, int],
+    classes: Counter,
+    properties: Counter,
+    version: str,
+    rites: list[str] = (),
+) -> Graph:
+    """The VoID + DCAT description of the dataset: what it holds and where it comes from.
+
+    What depends on how it is served (the endpoint's URL, the download URLs, sizes and
+    checksums, dates) is added per request by :mod:`yili_kg.service.catalog`.
+    """
+    from yili_kg.loaders.rdf import RITES
+
     g = Graph()
     g.bind("void", VOID)
     g.bind("dcat", DCAT)
     g.bind("dcterms", DCTERMS)
     d = DATASET
+    names = [RITES[slug] for slug in rites if slug in RITES] or [RITES["xiangshe"]]
+    chinese = "、".join(name[0] for name in names)
+    english = ", ".join(f"{name[0]} ({name[3]})" for name in names)
     g.add((d, RDF.type, VOID.Dataset))
     g.add((d, RDF.type, DCAT.Dataset))
-    g.add((d, DCTERMS.title, Literal("儀禮知識圖譜 yili-kg: 鄉射禮", lang="zh-Hant")))
+    g.add((d, DCTERMS.title, Literal(f"儀禮知識圖譜 yili-kg: {chinese}", lang="zh-Hant")))
     g.add((d, DCTERMS.title, Literal("yili-kg: a knowledge graph of the Yili", lang="en")))
     g.add(
         (
             d,
             DCTERMS.description,
             Literal(
-                "Every clause of the 儀禮 chapter 鄉射禮 as events (who does what, to whom, with "
-                "what, where, facing which way, in which phase), with its commentary "
+                f"Every clause of the 儀禮 chapters {english} as events (who does what, to "
+                "whom, with what, where, facing which way, in which phase), with its commentary "
                 "(注, 疏, 音義, 考證), traced to the characters of the text.",
                 lang="en",
             ),
         )
     )
+    for name in names:
+        g.add((d, DCAT.keyword, Literal(name[0], lang="zh-Hant")))
+    g.add((d, DCAT.keyword, Literal("儀禮", lang="zh-Hant")))
     g.add((d, DCTERMS.license, LICENCE))
     g.add((d, DCTERMS.rights, Literal(ATTRIBUTION, lang="en")))
+    g.add((d, DCTERMS.creator, PROJECT))
+    g.add((d, DCTERMS.publisher, PROJECT))
+    g.add((PROJECT, RDF.type, FOAF.Organization))
+    g.add((PROJECT, FOAF.name, Literal("yili-kg")))
+    g.add((PROJECT, FOAF.homepage, URIRef("https://w3id.org/yili/")))
     g.add((d, DCTERMS.hasVersion, Literal(version)))
+    g.add((d, URIRef(f"{DCAT}version"), Literal(version)))  # DCAT 3 (rdflib knows DCAT 2)
     g.add((d, VOID.uriSpace, Literal("https://w3id.org/yili/id/")))
     g.add((d, VOID.vocabulary, URIRef(str(YL))))
-    g.add((d, VOID.sparqlEndpoint, URIRef("http://localhost:5000/sparql")))
     g.add((d, VOID.triples, Literal(sum(counts.values()), datatype=XSD.integer)))
     g.add((d, FOAF.homepage, URIRef("https://w3id.org/yili/")))
+    g.add((d, DCAT.landingPage, URIRef("https://w3id.org/yili/")))
     for entry in read_manifest().values():
-        source = URIRef(f"https://w3id.org/yili/id/witness/{entry.witness}")
-        g.add((d, DCTERMS.source, source))
-        g.add((source, DCTERMS.description, Literal(entry.edition)))
-        g.add((source, DCTERMS.license, Literal(entry.licence)))
+        # the witness itself (edition, licence) is described in the asserted graph: only the
+        # link here, so that no triple is in two graphs
+        g.add((d, DCTERMS.source, URIRef(f"https://w3id.org/yili/id/witness/{entry.witness}")))
     for name, iri in GRAPHS.items():
         if name not in counts:
             continue
@@ -86,31 +122,34 @@ def describe(counts: dict[str, int], classes: Counter, properties: Counter, vers
         g.add((iri, RDF.type, SD.NamedGraph))
         g.add((iri, DCTERMS.title, Literal(f"{name} graph", lang="en")))
         g.add((iri, VOID.triples, Literal(counts[name], datatype=XSD.integer)))
-    for term, count in classes.items():
-        node = URIRef(f"{DATASET}/class/{len(g)}")
+    # partitions named by their class or property, not by row order (stable across builds)
+    for term, count in sorted(classes.items()):
+        node = URIRef(f"{DATASET}/class/{_slug(term)}")
         g.add((d, VOID.classPartition, node))
         g.add((node, VOID["class"], URIRef(term.strip("<>"))))
         g.add((node, VOID.entities, Literal(count, datatype=XSD.integer)))
-    for term, count in properties.items():
-        node = URIRef(f"{DATASET}/property/{len(g)}")
+    for term, count in sorted(properties.items()):
+        node = URIRef(f"{DATASET}/property/{_slug(term)}")
         g.add((d, VOID.propertyPartition, node))
         g.add((node, VOID.property, URIRef(term.strip("<>"))))
         g.add((node, VOID.triples, Literal(count, datatype=XSD.integer)))
-    distribution = URIRef(f"{DATASET}/nquads")
-    g.add((d, DCAT.distribution, distribution))
-    g.add((distribution, RDF.type, DCAT.Distribution))
-    g.add((distribution, DCAT.mediaType, Literal("application/n-quads")))
-    g.add((distribution, DCTERMS.license, LICENCE))
     return g
+
+
+def _slug(term: str) -> str:
+    """A stable IRI segment for a class or property: a short hash of its IRI."""
+    import hashlib
+
+    return hashlib.sha256(term.strip("<>").encode()).hexdigest()[:16]
 
 
 def write_dataset(path: Path, stage_dir: Path, stages) -> dict[str, int]:
     """Write the N-Quads dataset from the stage files; return triple counts per graph."""
     from importlib import metadata
 
-    per_graph: dict[str, list[str]] = {}
+    per_graph: dict[str, list[bytes]] = {}
     for stage in stages:
-        lines = (stage_dir / f"{stage.name}.nt").read_text(encoding="utf-8").splitlines()
+        lines = (stage_dir / f"{stage.name}.nt").read_bytes().split(b"\n")
         per_graph.setdefault(stage.graph, []).extend(line for line in lines if line.strip())
     counts = {}
     for name, lines in per_graph.items():
@@ -118,20 +157,30 @@ def write_dataset(path: Path, stage_dir: Path, stages) -> dict[str, int]:
         per_graph[name] = unique
         counts[name] = len(unique)
     classes, properties = _scan([line for lines in per_graph.values() for line in lines])
-    meta = describe(counts, classes, properties, metadata.version("yili-kg"))
+    from yili_kg.loaders.rdf import CHAPTERS
+
+    rite_line = f"{_TYPE} <{YL}Rite> .".encode()
+    rites = sorted(
+        (
+            line.split(b" ", 1)[0].decode().strip("<>").rsplit("/", 1)[-1]
+            for line in per_graph.get("asserted", [])
+            if line.rstrip().endswith(rite_line)
+        ),
+        key=lambda slug: CHAPTERS.get(slug, 99),
+    )
+    meta = describe(counts, classes, properties, metadata.version("yili-kg"), rites)
     meta_lines = sorted(meta.serialize(format="nt").splitlines())
     counts["meta"] = len([line for line in meta_lines if line.strip()])
 
     def write(handle) -> None:
         for name, lines in per_graph.items():
-            suffix = f" <{GRAPHS[name]}> .\n"
-            for line in lines:
-                handle.write(line.rstrip()[:-1].rstrip() + suffix)
+            suffix = f" <{GRAPHS[name]}> .\n".encode()
+            handle.writelines(line.rstrip()[:-1].rstrip() + suffix for line in lines)
         for line in meta_lines:
             if line.strip():
-                handle.write(line.rstrip()[:-1].rstrip() + f" <{GRAPH_META}> .\n")
+                handle.write((line.rstrip()[:-1].rstrip() + f" <{GRAPH_META}> .\n").encode())
 
-    atomic_write(path, write)
+    atomic_write(path, write, binary=True)
     return counts
 
 

@@ -54,6 +54,11 @@ def _term(graph: Graph, node, facts: list[tuple[str, str]]) -> dict:
     }
 
 
+def _stating(graph: Graph, frame, value: bool) -> list:
+    """The terms that state a verb frame ``true`` (or ``false``)."""
+    return [t for t, v in graph.subject_objects(frame) if getattr(v, "toPython", str)() is value]
+
+
 def _names(graph: Graph, nodes) -> str:
     return "、".join(sorted((_label(graph, n, "zh-Hant") or _curie(n)) for n in nodes))
 
@@ -72,6 +77,14 @@ def render(ontology: Graph) -> str:
             n
             for n in set(ontology.subjects(RDF.type, OWL.ObjectProperty))
             | set(ontology.subjects(RDF.type, OWL.DatatypeProperty))
+            if str(n).startswith(str(YL))
+        ),
+        key=str,
+    )
+    frames = sorted(
+        (
+            n
+            for n in ontology.subjects(RDF.type, OWL.AnnotationProperty)
             if str(n).startswith(str(YL))
         ),
         key=str,
@@ -115,6 +128,22 @@ def render(ontology: Graph) -> str:
                     ],
                 )
                 for p in props
+            ],
+        ),
+        (
+            "frames",
+            "Verb frames (annotation properties the annotator reads; docs/annotation.md)",
+            [
+                _term(
+                    ontology,
+                    f,
+                    [
+                        ("what it says", " ".join(map(str, ontology.objects(f, RDFS.comment)))),
+                        ("stated on", _names(ontology, _stating(ontology, f, True))),
+                        ("denied on", _names(ontology, _stating(ontology, f, False))),
+                    ],
+                )
+                for f in frames
             ],
         ),
         (

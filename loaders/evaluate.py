@@ -104,40 +104,95 @@ def gold_path(rite: str = "xiangshe") -> Path:
 
 
 def rite_of(path: Path) -> str:
-    """The rite a gold file is for, from its name: ``xiangyinjiu.tsv``, ``xiangshe-heldout.tsv``."""
+    """The rite a gold file is for, from its name: ``xiangyinjiu.tsv``, ``xiangshe-heldout.tsv``.
+
+    Any rite slug (``shiguan.tsv``, ``pin.tsv``) names its rite; a name that is no rite's is
+    鄉射禮's.
+    """
     from yili_kg.loaders.rites import OTHER_RITES
 
     slug = Path(path).stem.split("-")[0]
-    return slug if slug in OTHER_RITES else "xiangshe"
+    return slug if slug in OTHER_RITES or slug in CHAPTER_SLUGS else "xiangshe"
 
 
-def evaluate(gold: Path | None = None, rite: str | None = None) -> tuple[list[Score], int]:
+#: The slugs of the seventeen chapters (shared/DESIGN.md "The whole 儀禮"), for naming a gold
+#: file's rite before the rite's text is in the pipeline.
+CHAPTER_SLUGS = (
+    "shiguan shihun shixiangjian xiangyinjiu xiangshe yan dashe pin gongshidafu jin sangfu "
+    "shisang jixi shiyu teshengkuishi shaolaokuishi yousiche"
+).split()
+
+
+@dataclass(frozen=True)
+class Measurement:
+    scores: list[Score]
+    clauses: int  # gold records scored
+    unmatched: tuple[str, ...]  # gold records whose characters no clause edge matches
+
+
+def rite_layer(rite: str, path: Path):
+    """The text layer the annotator reads for ``rite``, or a clear error naming the gold file."""
+    from yili_kg.loaders.errors import SourceError
+    from yili_kg.loaders.rites import build_rite_layer
+    from yili_kg.loaders.textlayer import build_text_layer
+
+    if rite == "xiangshe":
+        return build_text_layer()
+    try:
+        return build_rite_layer(rite)
+    except (KeyError, FileNotFoundError) as exc:
+        raise SourceError(path, f"rite {rite!r} is not in the text pipeline yet ({exc})") from exc
+
+
+def measure(gold: Path | None = None, rite: str | None = None) -> Measurement:
     """Run the annotator over the rite and score it against the gold set.
 
-    The rite is the gold file's (:func:`rite_of`) unless given.
+    The rite is the gold file's (:func:`rite_of`) unless given. Gold records are matched to
+    the rite's clauses by id where the id is a clause's with the same characters, otherwise
+    by their characters (:mod:`goldmatch`): a gold set keyed by its place in the punctuated
+    edition (``pos/…``) is scored on whatever clauses the pipeline cuts, and records and
+    clauses split differently over the same characters are scored together.
     """
-    from yili_kg.loaders.annotate import annotate_clauses
-    from yili_kg.loaders.rites import OTHER_RITES, build_rite_layer
-    from yili_kg.loaders.textlayer import build_text_layer
+    from yili_kg.loaders.annotate import annotate_clauses, commentary_of
+    from yili_kg.loaders.errors import SourceError
+    from yili_kg.loaders.goldmatch import match
 
     path = gold or gold_path(rite or "xiangshe")
     rite = rite or rite_of(path)
     records = read_gold(path)
-    layer = build_rite_layer(rite) if rite in OTHER_RITES else build_text_layer()
-    mismatched = [
-        cid
-        for cid, r in records.items()
-        if cid not in layer.by_id or layer.by_id[cid].text != r.text
-    ]
-    if mismatched:
-        from yili_kg.loaders.errors import SourceError
+    layer = rite_layer(rite, path)
+    matching = match(list(records.values()), layer.clauses)
+    if not matching.units:
+        raise SourceError(path, f"no gold clause matches a clause of {rite}: wrong rite?")
+    from yili_kg.loaders.lexicon import lexicon_for
 
-        raise SourceError(path, f"gold clauses whose text is not the corpus's: {mismatched[:5]}")
-    predicted = {r.id: r for r in annotate_clauses(layer.clauses)}
-    return score(records, predicted), len(records)
+    lexicon = lexicon_for(rite)
+    predicted = {
+        r.id: r for r in annotate_clauses(layer.clauses, lexicon, notes=commentary_of(layer))
+    }
+    gold_units, predicted_units = {}, {}
+    for unit in matching.units:
+        key = unit.gold[0]
+        gold_units[key] = _merged(key, [records[g] for g in unit.gold])
+        predicted_units[key] = _merged(key, [predicted[c] for c in unit.clauses])
+    scored = sum(len(u.gold) for u in matching.units)
+    return Measurement(score(gold_units, predicted_units), scored, tuple(matching.unmatched))
 
 
-def render(scores: list[Score], clauses: int) -> str:
+def _merged(key: str, records: list[Record]) -> Record:
+    if len(records) == 1:
+        return records[0]
+    events = [e for r in records for e in r.events]
+    return Record(key, "".join(r.text for r in records), events)
+
+
+def evaluate(gold: Path | None = None, rite: str | None = None) -> tuple[list[Score], int]:
+    """Scores and the number of gold clauses scored (see :func:`measure`)."""
+    result = measure(gold, rite)
+    return result.scores, result.clauses
+
+
+def render(scores: list[Score], clauses: int, unmatched: tuple[str, ...] = ()) -> str:
     lines = [f"{'field':10} {'gold':>5} {'pred':>5} {'ok':>5} {'P':>6} {'R':>6} {'F1':>6}"]
     for s in scores:
         lines.append(
@@ -145,4 +200,7 @@ def render(scores: list[Score], clauses: int) -> str:
             f"{s.precision:6.3f} {s.recall:6.3f} {s.f1:6.3f}"
         )
     lines.append(f"({clauses} gold clauses)")
+    if unmatched:
+        shown = ", ".join(unmatched[:8]) + (" …" if len(unmatched) > 8 else "")
+        lines.append(f"{len(unmatched)} gold clauses match no clause edges of the text: {shown}")
     return "\n".join(lines)

@@ -335,7 +335,7 @@ def role_assignments(g: Graph, placed: list[Placed], rite: str) -> None:
     for n, change in enumerate(changes):
         end = changes[n + 1].phase if n + 1 < len(changes) else last_phase
         spans.append((change.event.fields["role"][0], change.phase, end, change))
-    g.add((PERSON, RDF.type, YL.Person))
+    # PERSON is declared (a yl:Person, labelled) in ontology/roles.ttl: not stated again here
     for n, (role, start, end, change) in enumerate(spans, start=1):
         node = iris.ID[f"{rite}/assignment/{n}"]
         g.add((node, RDF.type, YL.RoleAssignment))

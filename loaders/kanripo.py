@@ -1,10 +1,9 @@
 """Readers for the Kanseki Repository witnesses (Kanripo KR1d0028 四庫, KR1d0026 四部叢刊).
 
-Three formats, described in ``corpus/kanripo/SOURCES.md``:
-
-* ``*.txt``: the 經 one segment a line, a blank line for each ○ section break;
-* ``*.zhushu.txt``: TSV ``row type jing page text`` of 經, 注, 音義, 疏, ○ and 考證;
-* ``*.sbck-zhu.txt``: TSV of the 四部叢刊 經 and 注 (its own segment numbering).
+The witnesses are the raw mandoku files (``corpus/kanripo-raw/``, read by :mod:`mandoku`)
+as rows ``row type segment page text`` of 經, 注, 音義, 疏, ○ and 考證 (四部叢刊: 經 and 注,
+its own segment numbering). :func:`read_tsv` reads the same rows written out as TSV (the form
+the files derived once by hand had; ``tests/data/kanripo-derived/`` keeps them as the check).
 
 Non-Unicode glyphs ``&KRnnnn;`` are read as the character the SOURCES table gives, so that
 every reading is one character per character; the raw row text is kept beside.
@@ -21,7 +20,7 @@ from pathlib import Path
 from yili_kg.loaders.corpus import witness_path
 from yili_kg.loaders.errors import SourceError
 
-#: Readings of the Kanripo non-Unicode glyphs (corpus/kanripo/SOURCES.md). Unresolved ones
+#: Readings of the Kanripo non-Unicode glyphs (corpus/kanripo-raw/SOURCES.md). Unresolved ones
 #: read as 〓 (the traditional mark for an unreadable character).
 GAIJI = {
     "KR0764": "霤",
@@ -94,8 +93,16 @@ def read_tsv(path: Path) -> tuple[Row, ...]:
 
 
 def rite_rows(rite: str, edition: str = "zhushu") -> tuple[Row, ...]:
-    """Rows of a rite's TSV witness; ``edition`` is ``zhushu`` (四庫) or ``sbck`` (四部叢刊)."""
-    return read_tsv(witness_path(f"{rite}-kanripo-{edition}"))
+    """Rows of a rite's Kanripo witness; ``edition`` is ``zhushu`` (四庫) or ``sbck`` (四部叢刊).
+
+    Read from the raw mandoku files (:mod:`mandoku`), the 四庫 aligned with the 四部叢刊.
+    """
+    from yili_kg.loaders.mandoku import sbck_rows, zhushu_rows
+
+    sbck = witness_path(f"{rite}-kanripo-sbck")
+    if edition == "sbck":
+        return sbck_rows(sbck)
+    return zhushu_rows(witness_path(f"{rite}-kanripo-zhushu"), sbck)
 
 
 def jing_segments(rows: tuple[Row, ...]) -> list[Row]:

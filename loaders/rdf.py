@@ -7,11 +7,12 @@ terms carry ``zh-Hant`` (and ``zh-Hans``, ``zh-Latn-pinyin``, ``en`` where known
 from __future__ import annotations
 
 from rdflib import RDF, RDFS, XSD, Graph, Literal, URIRef
-from rdflib.namespace import DCTERMS, PROV
+from rdflib.namespace import DCTERMS, OWL, PROV
 
 from yili_kg.loaders import iris
 from yili_kg.loaders.corpus import read_manifest
 from yili_kg.loaders.iris import OA, YL
+from yili_kg.loaders.ritetable import read_rites
 from yili_kg.loaders.rounds import check_rounds, read_rounds
 from yili_kg.loaders.textlayer import TextLayer
 from yili_kg.loaders.works import find_citations, read_works
@@ -32,21 +33,39 @@ AUTHORS = {
     "考證": ("siku-editors", "四庫館臣", "the Siku quanshu editors"),
     "引": ("jiang-yong", "江永", "Jiang Yong"),
 }
-RITES = {
-    "xiangshe": ("鄉射禮", "乡射礼", "xiāng shè lǐ", "District Archery Rite"),
-    "xiangyinjiu": ("鄉飲酒禮", "乡饮酒礼", "xiāng yǐn jiǔ lǐ", "District Drinking Rite"),
-    "yan": ("燕禮", "燕礼", "yàn lǐ", "Banquet Rite"),
-    "dashe": ("大射儀", "大射仪", "dà shè yí", "Great Archery Rite"),
-}
+RITES = {slug: (info.hant, info.hans, info.pinyin, info.en) for slug, info in read_rites().items()}
 #: the 儀禮 chapter of each rite
-CHAPTERS = {"xiangyinjiu": 4, "xiangshe": 5, "yan": 6, "dashe": 7}
-DIVISIONS = {"jing": ("經", "the classic (jing)"), "ji": ("記", "the record (ji)")}
+CHAPTERS = {slug: info.chapter for slug, info in read_rites().items()}
+DIVISIONS = {
+    "jing": ("經", "the classic (jing)"),
+    "ji": ("記", "the record (ji)"),
+    "zhuan": ("傳", "the tradition (zhuan) of 喪服"),
+}
 
 
 def _labels(graph: Graph, node: URIRef, hant: str, en: str | None = None) -> None:
     graph.add((node, RDFS.label, Literal(hant, lang="zh-Hant")))
     if en:
         graph.add((node, RDFS.label, Literal(en, lang="en")))
+
+
+#: the licences the manifest names, by the IRIs of their documents
+LICENCE_IRIS = {
+    "CC BY-SA 4.0": URIRef("https://creativecommons.org/licenses/by-sa/4.0/"),
+    "public domain": URIRef("https://creativecommons.org/publicdomain/mark/1.0/"),
+}
+
+
+def licence_iri(text: str) -> URIRef | None:
+    """The IRI of the licence a manifest's licence column names, if it names a known one.
+
+    >>> licence_iri("public domain; transcription as supplied")
+    rdflib.term.URIRef('https://creativecommons.org/publicdomain/mark/1.0/')
+    """
+    for words, iri in LICENCE_IRIS.items():
+        if words.lower() in text.lower():
+            return iri
+    return None
 
 
 def witnesses_graph(graph: Graph) -> None:
@@ -56,7 +75,10 @@ def witnesses_graph(graph: Graph) -> None:
         graph.add((node, RDF.type, YL.Witness))
         graph.add((node, RDFS.label, Literal(entry.witness, lang="en")))
         graph.add((node, DCTERMS.description, Literal(entry.edition)))
-        graph.add((node, DCTERMS.license, Literal(entry.licence)))
+        graph.add((node, DCTERMS.rights, Literal(entry.licence)))
+        licence = licence_iri(entry.licence)
+        if licence is not None:  # DCAT: a licence is a document, named by its IRI
+            graph.add((node, DCTERMS.license, licence))
         graph.add((node, DCTERMS.identifier, Literal(entry.path)))
 
 
@@ -141,6 +163,13 @@ def text_layer_graph(layer: TextLayer, into: Graph | None = None) -> Graph:
             jy_page = layer.jiangyong.clause_page.get(p.id) if layer.jiangyong else None
             if jy_page:
                 g.add((node, YL.page, Literal(f"禮書綱目 {jy_page}")))
+    for retired in layer.retired:
+        # a published IRI that names no passage any more: what replaced it, and its characters
+        node = iris.passage(slug, retired.id)
+        g.add((node, OWL.deprecated, Literal(True)))
+        g.add((node, RDFS.comment, Literal(retired.published.witness_text, lang=LZH)))
+        for new_id in retired.replaced_by:
+            g.add((node, DCTERMS.isReplacedBy, iris.passage(slug, new_id)))
     for entry in layer.jiangyong.ji_entries if layer.jiangyong else ():
         if entry.note:
             for cid in entry.clause_ids:

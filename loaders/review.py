@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from yili_kg.loaders.annotate import annotate_clauses
+from yili_kg.loaders.annotate import annotate_clauses, commentary_of
 from yili_kg.loaders.annotations import (
     Record,
     annotation_dir,
@@ -51,7 +51,7 @@ class LayerReport:
 def compose(layer, lexicon: Lexicon, rite: str = "xiangshe") -> tuple[list[Record], LayerReport]:
     """One record per clause, in text order: reviewed where it can be, automatic otherwise."""
     reviewed = read_layer(rite)
-    automatic = annotate_clauses(layer.clauses, lexicon)
+    automatic = annotate_clauses(layer.clauses, lexicon, commentary_of(layer))
     report = LayerReport(clauses=len(automatic))
     ids = {c.id for c in layer.clauses}
     report.unknown = sorted(set(reviewed) - ids)
@@ -78,7 +78,7 @@ def phase_file(rite: str, index: int, name: str) -> Path:
 def write_missing(layer, lexicon: Lexicon, rite: str = "xiangshe") -> int:
     """Write the automatic reading of every clause without a record; return how many."""
     reviewed = read_layer(rite)
-    automatic = annotate_clauses(layer.clauses, lexicon)
+    automatic = annotate_clauses(layer.clauses, lexicon, commentary_of(layer))
     names = {p.index: p.name for p in layer.phases}
     by_phase: dict[int, list[Record]] = {}
     for record in automatic:

@@ -1,13 +1,14 @@
-"""The other rites of the graph: 鄉飲酒禮, 燕禮 and 大射儀, read from their Kanripo witnesses.
+"""The other rites of the graph (every chapter but 鄉射禮), read from their Kanripo witnesses.
 
-鄉射禮 has a punctuated base text and 江永's sections; the other three rites have only the
+鄉射禮 has a punctuated base text and 江永's sections; the other sixteen rites have only the
 Kanseki Repository's 儀禮注疏 (四庫 文淵閣本): the 經 one segment a row, each followed by its
 注, 音義 and 疏, and ○ where the edition divides the text (賈公彥's sections). Their text layer:
 
 * passages: each 經 segment is a paragraph ``jing/<segment>`` (``ji/<segment>`` from the 記
-  on), cut into sentences and clauses by :mod:`punctuate` (``jing/12.2.3``: segment 12, its
-  sentence 2, clause 3); the clause's ``text`` is the variant-folded reading, its
-  ``witness_text`` the edition's characters;
+  on), cut into sentences and clauses at the punctuated edition's breaks (:mod:`breaks`;
+  ``jing/12.2.3``: segment 12, its sentence 2, clause 3; a published id is kept where it names
+  the same characters, :mod:`published`); the clause's ``text`` is the reading
+  (:func:`variants.read_as_base`), its ``witness_text`` the edition's characters;
 * phases: the edition's ○ sections, in order, each named by the words of its 疏 (釋曰自此至X
   論Y: Y) or, without one, by its first clause;
 * notes: every 注, 音義, 疏 and 考證, attached to the clauses of its segment (a 考證 to the
@@ -20,43 +21,29 @@ gaiji read as one character each).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 
+from yili_kg.loaders.breaks import cut as breaks_cut
+from yili_kg.loaders.breaks import rite_projection, zhuan_spans
 from yili_kg.loaders.kanripo import jing_segments, rite_rows
+from yili_kg.loaders.published import published_passages, stable_ids
 from yili_kg.loaders.punctuate import default_model
-from yili_kg.loaders.textlayer import Note, TextLayer, _find
+from yili_kg.loaders.ritetable import RiteInfo, read_rites  # noqa: F401 (RiteInfo re-exported)
+from yili_kg.loaders.textlayer import Note, TextLayer, _find, _shu_span
 from yili_kg.loaders.texts import Passage
-from yili_kg.loaders.variants import fold
+from yili_kg.loaders.variants import fold, read_as_base
 
-
-@dataclass(frozen=True)
-class RiteInfo:
-    """A rite of the 儀禮: its chapter, its names (zh-Hant, zh-Hans, pinyin, en)."""
-
-    slug: str
-    chapter: int
-    hant: str
-    hans: str
-    pinyin: str
-    en: str
-
-
-#: The rites read from their Kanripo witnesses alone (鄉射禮 is read by :mod:`textlayer`).
-OTHER_RITES = {
-    "xiangyinjiu": RiteInfo(
-        "xiangyinjiu", 4, "鄉飲酒禮", "乡饮酒礼", "xiāng yǐn jiǔ lǐ", "District Drinking Rite"
-    ),
-    "yan": RiteInfo("yan", 6, "燕禮", "燕礼", "yàn lǐ", "Banquet Rite"),
-    "dashe": RiteInfo("dashe", 7, "大射儀", "大射仪", "dà shè yí", "Great Archery Rite"),
-}
+#: The rites read from their Kanripo witnesses alone (鄉射禮 is read by :mod:`textlayer`):
+#: every row of ``corpus/rites.tsv`` but 鄉射禮, in chapter order.
+OTHER_RITES = {slug: info for slug, info in read_rites().items() if slug != "xiangshe"}
 
 
 def selected_rites() -> list[str]:
     """The other rites a build includes: ``$YILI_RITES`` (slugs, comma-separated), else all.
 
     ``YILI_RITES=xiangshe`` builds 鄉射禮 alone (the benchmark measures it apart); 鄉射禮
-    itself is always built, so naming it is optional.
+    itself is always built, so naming it is optional. Any slug of ``corpus/rites.tsv``.
     """
     import os
 
@@ -69,8 +56,8 @@ def selected_rites() -> list[str]:
         from yili_kg.loaders.errors import YiliError
 
         raise YiliError(
-            f"YILI_RITES names {', '.join(unknown)}: the rites are xiangshe, "
-            + ", ".join(OTHER_RITES)
+            f"YILI_RITES names {', '.join(unknown)}: the rites are "
+            + ", ".join(read_rites())
             + " (or all)"
         )
     return [slug for slug in OTHER_RITES if slug in names]
@@ -98,8 +85,16 @@ def _section_name(rows, segments: tuple[int, ...], first_clause: str) -> str:
         if row.kind == "疏" and row.segment in segments:
             match = _TOPIC.match(row.text)
             if match and len(match.group(3)) <= 24:
-                return fold(match.group(3))
+                return read_as_base(match.group(3))
     return first_clause
+
+
+def _zhuan_of(segments, slug) -> list[tuple[int, int]]:
+    """喪服's 傳 spans in the projection's text (none in the other rites)."""
+    from yili_kg.loaders.breaks import punctuated_chapters
+    from yili_kg.loaders.ritetable import rite_info
+
+    return zhuan_spans(slug, segments, punctuated_chapters()[rite_info(slug).hans])
 
 
 @cache
@@ -116,55 +111,81 @@ def build_rite_layer(slug: str) -> TextLayer:
     clause_segments: dict[str, tuple[int, ...]] = {}
     clause_pages: dict[str, str] = {}
     division = "jing"
+    projection = rite_projection(slug)
+    zhuan = _zhuan_of(segments, slug) if projection is not None else []
+    at_projection = 0  # offset of the segment in the projection's text (segments joined)
     for seg in segments:
         text = seg.text
         start = offset
         raw_parts.append(text)
         offset += len(text) + 1
         segment_spans[seg.segment] = (start, start + len(text))
-        reading = fold(text)
+        reading = read_as_base(text)
         body = 0
         if reading.startswith("記") and division == "jing":
             division = "ji"
             passages.append(_passage("ji/0", "heading", division, text[:1], reading[:1], start))
             body = 1
-        pid = f"{division}/{seg.segment}"
-        passages.append(
-            _passage(pid, "paragraph", division, text[body:], reading[body:], start + body)
-        )
-        position = body
-        cut = [[reading]] if seg.segment == 1 else model.punctuate(reading[body:])  # the title
-        for s_number, sentence in enumerate(cut, start=1):
-            sid = f"{pid}.{s_number}"
-            length = sum(len(c) for c in sentence)
+        # the segment's pieces: its 經 (or 記), and in 喪服 its 傳 from 傳曰 on
+        pieces = [(division, body, len(text))]
+        for lo, _hi in zhuan:
+            if at_projection <= lo < at_projection + len(text):
+                cut_at = max(lo - at_projection, body)
+                pieces = [(division, body, cut_at), ("zhuan", cut_at, len(text))]
+                break
+        for piece_division, lo, hi in pieces:
+            if hi <= lo:
+                continue
+            pid = f"{piece_division}/{seg.segment}"
             passages.append(
-                _passage(
-                    sid,
-                    "sentence",
-                    division,
-                    text[position : position + length],
-                    reading[position : position + length],
-                    start + position,
-                    pid,
-                )
+                _passage(pid, "paragraph", piece_division, text[lo:hi], reading[lo:hi], start + lo)
             )
-            for c_number, clause in enumerate(sentence, start=1):
-                cid = f"{sid}.{c_number}"
+            position = lo
+            if seg.segment == 1:
+                cut = [[reading]]  # the title
+            elif piece_division == "zhuan" and reading[lo:hi].startswith("傳曰"):
+                # the punctuated text has no 傳: 傳曰 is its own clause, the learnt 句讀 the rest
+                rest = model.punctuate(reading[lo + 2 : hi]) if hi > lo + 2 else []
+                cut = [[reading[lo : lo + 2]], *rest]
+            elif projection is None or piece_division == "zhuan":
+                cut = model.punctuate(reading[lo:hi])  # no punctuated text: the learnt 句讀
+            else:
+                cut = breaks_cut(reading[lo:hi], at_projection + lo, projection)
+            for s_number, sentence in enumerate(cut, start=1):
+                sid = f"{pid}.{s_number}"
+                length = sum(len(c) for c in sentence)
                 passages.append(
                     _passage(
-                        cid,
-                        "clause",
-                        division,
-                        text[position : position + len(clause)],
-                        clause,
-                        start + position,
                         sid,
+                        "sentence",
+                        piece_division,
+                        text[position : position + length],
+                        reading[position : position + length],
+                        start + position,
+                        pid,
                     )
                 )
-                clause_segments[cid] = (seg.segment,)
-                clause_pages[cid] = seg.page
-                position += len(clause)
+                for c_number, clause in enumerate(sentence, start=1):
+                    cid = f"{sid}.{c_number}"
+                    passages.append(
+                        _passage(
+                            cid,
+                            "clause",
+                            piece_division,
+                            text[position : position + len(clause)],
+                            clause,
+                            start + position,
+                            sid,
+                        )
+                    )
+                    clause_segments[cid] = (seg.segment,)
+                    clause_pages[cid] = seg.page
+                    position += len(clause)
+        at_projection += len(text)
     raw = "\n".join(raw_parts)
+    passages, retired, renamed = _keep_published_ids(slug, passages)
+    clause_segments = {renamed.get(k, k): v for k, v in clause_segments.items()}
+    clause_pages = {renamed.get(k, k): v for k, v in clause_pages.items()}
 
     breaks = [r.segment for r in rows if r.kind == "○"]
     sections: list[list[int]] = [[]]
@@ -207,7 +228,25 @@ def build_rite_layer(slug: str) -> TextLayer:
         notes=notes,
         by_id={p.id: p for p in passages},
         base_witness=f"{slug}-kanripo-jing",
+        retired=tuple(retired),
     )
+
+
+def _keep_published_ids(slug, passages):
+    """The passages with their published ids where they name the published characters
+    (:mod:`published`), the published ids retired, and {edition id: id taken}."""
+    published = published_passages().get(slug)
+    if not published:
+        return passages, [], {}
+    cut = [(p.level, p.id, p.start, p.end) for p in passages if p.level in ("sentence", "clause")]
+    renamed, retired = stable_ids(cut, published)
+    passages = [
+        replace(p, id=renamed.get(p.id, p.id), parent=renamed.get(p.parent, p.parent))
+        if p.id in renamed or p.parent in renamed
+        else p
+        for p in passages
+    ]
+    return passages, retired, renamed
 
 
 def _segment_of(passages: list[Passage], heading: Passage) -> int:
@@ -255,9 +294,13 @@ def _notes(rows, clauses, clause_segments, segment_spans, raw):
         by_segment.setdefault(clause_segments[clause.id][0], []).append(clause.id)
     folded = fold(raw)
     ordinals: dict[tuple, int] = {}
+    zhu: dict[int, int] = {}  # segment → ordinal of its last 注
+    ji = [c.start for c in clauses if c.division == "ji"]
+    jing_end = min(ji) if ji else len(folded)
     for row in rows:
         if row.kind not in ("注", "音義", "疏", "考證"):
             continue
+        quote = explains = None
         key = (row.segment, row.kind)
         ordinals[key] = ordinals.get(key, 0) + 1
         if row.kind == "考證":
@@ -270,10 +313,29 @@ def _notes(rows, clauses, clause_segments, segment_spans, raw):
                 segment = _note_segment(rows, words)
                 span = segment_spans.get(segment) if segment else None
                 source = "note-words"
+        elif row.kind == "疏":
+            # the 疏 that names its extent (釋曰自此至X論Y) explains exactly that span
+            seg_span = segment_spans.get(row.segment)
+            if row.segment in zhu and (row.text.startswith("注") or "注釋曰" in row.text):
+                explains = (row.segment, "注", zhu[row.segment])
+            span, source, quote = (
+                _shu_span(row.text, None, folded, seg_span, (0, len(folded)), "", jing_end)
+                if seg_span
+                else (None, "segment", None)
+            )
         else:
             span = segment_spans.get(row.segment)
             source = "segment"
+            if row.kind == "注":
+                zhu[row.segment] = ordinals[key]
         ids = tuple(c.id for c in clauses if span and c.start < span[1] and c.end > span[0])
+        if not ids and by_segment:
+            # its quoted words found nowhere: the note still stands where the edition prints
+            # it, so it comments on the clauses of that segment (or of the nearest one before
+            # it that has clauses: a 考證 at the juan's end); no note is left unattached
+            before = [n for n in by_segment if row.segment is None or n <= row.segment]
+            near = max(before) if before else min(by_segment)
+            ids, span, source = tuple(by_segment[near]), segment_spans[near], "segment"
         yield Note(
             kind=row.kind,
             segment=row.segment,
@@ -285,28 +347,34 @@ def _notes(rows, clauses, clause_segments, segment_spans, raw):
             span=span,
             span_source=source if span else "unresolved",
             clause_ids=ids,
+            quote=quote,
+            explains=explains,
         )
 
 
 def rite_records(slug: str, lexicon=None):
     """The automatic annotator's records of every clause of a rite (no review layer)."""
-    from yili_kg.loaders.annotate import annotate_clauses
-    from yili_kg.loaders.lexicon import default_lexicon
+    from yili_kg.loaders.annotate import annotate_clauses, commentary_of
+    from yili_kg.loaders.lexicon import lexicon_for
 
     layer = build_rite_layer(slug)
-    return annotate_clauses(layer.clauses, lexicon or default_lexicon())
+    return annotate_clauses(layer.clauses, lexicon_for(slug, lexicon), commentary_of(layer))
 
 
-def rite_graph(slug: str, into=None):
-    """The asserted triples of a rite: its text layer and its (automatic) events."""
+def rite_graph(slug: str, into=None, layer=None):
+    """The asserted triples of a rite: its text layer (``layer``, else built) and its
+    (automatic) events."""
     from yili_kg.loaders import rdf
+    from yili_kg.loaders.annotate import annotate_clauses, commentary_of
     from yili_kg.loaders.events import events_graph
-    from yili_kg.loaders.lexicon import default_lexicon
+    from yili_kg.loaders.lexicon import lexicon_for
 
-    layer = build_rite_layer(slug)
+    layer = layer or build_rite_layer(slug)
     graph = rdf.text_layer_graph(layer, into)
-    lexicon = default_lexicon()
-    records = rite_records(slug, lexicon)
+    lexicon = lexicon_for(slug)  # 侑 the person in 有司徹, the act in 特牲 (rite-senses.tsv)
+    # with the 注 on each clause, as rite_records reads them: the rules that read 鄭玄's words
+    # (zhu-names-party: 再拜，拜賓許也) apply in the graph too
+    records = annotate_clauses(layer.clauses, lexicon, commentary_of(layer))
     phases = {r.id: layer.passage_phases[r.id][0] for r in records}
     events_graph(records, phases, lexicon, rite=slug, assignments=False, into=graph)
     if slug in HOST_IS_STEWARD:

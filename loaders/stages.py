@@ -6,18 +6,34 @@ that each stage can be run and tested alone.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from rdflib import Graph
 
 from yili_kg.loaders.build import Stage, corpus_files, files_digest, ontology_files
 
+if TYPE_CHECKING:
+    from yili_kg.loaders.textlayer import TextLayer
 
-def text_stage(_inputs: dict) -> Graph:
+
+def text_layer(inputs: dict) -> TextLayer:
+    """鄉射禮's text layer (cut to ``$YILI_PHASES``), built once per build: the text, events and
+    glosses stages all read it, and the build hands each stage the same ``inputs["values"]``."""
+    values = inputs.setdefault("values", {})
+    if "text_layer" not in values:
+        from yili_kg.loaders.subset import restrict
+        from yili_kg.loaders.textlayer import build_text_layer
+
+        values["text_layer"] = restrict(build_text_layer())
+    return values["text_layer"]
+
+
+def text_stage(inputs: dict) -> Graph:
     """Witnesses → text layer → RDF (passages, phases, notes, works, witnesses, persons)."""
     from yili_kg.loaders import rdf
     from yili_kg.loaders.ontology import add_generated_labels
-    from yili_kg.loaders.textlayer import build_text_layer
 
-    graph = rdf.text_layer_graph(build_text_layer())
+    graph = rdf.text_layer_graph(text_layer(inputs))
     rdf.witnesses_graph(graph)
     rdf.persons_graph(graph)
     rdf.works_graph(graph)
@@ -31,14 +47,13 @@ def ontology_stage(_inputs: dict) -> Graph:
     return load_ontology()
 
 
-def events_stage(_inputs: dict) -> Graph:
+def events_stage(inputs: dict) -> Graph:
     """Reviewed annotation layer (automatic reading where unreviewed) → RDF events."""
     from yili_kg.loaders.events import events_graph
     from yili_kg.loaders.lexicon import default_lexicon
     from yili_kg.loaders.review import compose
-    from yili_kg.loaders.textlayer import build_text_layer
 
-    layer = build_text_layer()
+    layer = text_layer(inputs)
     lexicon = default_lexicon()
     records, _ = compose(layer, lexicon)
     phases = {cid: layer.passage_phases[cid][0] for cid in (r.id for r in records)}
@@ -48,11 +63,12 @@ def events_stage(_inputs: dict) -> Graph:
 def rites_stage(_inputs: dict) -> Graph:
     """鄉飲酒禮, 燕禮 and 大射儀 from their Kanripo witnesses: text layer and automatic events."""
     from yili_kg.loaders.ontology import add_generated_labels
-    from yili_kg.loaders.rites import rite_graph, selected_rites
+    from yili_kg.loaders.rites import build_rite_layer, rite_graph, selected_rites
+    from yili_kg.loaders.subset import restrict
 
     graph = Graph()
     for slug in selected_rites():
-        rite_graph(slug, graph)
+        rite_graph(slug, graph, layer=restrict(build_rite_layer(slug)))
     return add_generated_labels(graph)
 
 
@@ -67,6 +83,21 @@ def links_stage(inputs: dict) -> Graph:
     return graph
 
 
+def liji_stage(inputs: dict) -> Graph:
+    """The 禮記 chapters that explain the rites, linked to them; the notes' quotations of them."""
+    from rdflib import RDF
+
+    from yili_kg.loaders.iris import YL
+    from yili_kg.loaders.liji import citation_links, liji_graph
+    from yili_kg.loaders.ontology import add_generated_labels
+
+    graphs = [inputs["text"], inputs["rites"]]
+    rites = {str(r).rsplit("/", 1)[-1] for g in graphs for r in g.subjects(RDF.type, YL.Rite)}
+    graph = liji_graph(rites)
+    citation_links(graphs, into=graph)
+    return add_generated_labels(graph)
+
+
 def tbox_stage(inputs: dict) -> Graph:
     """owlrl's closure of the ontology's axioms (kept apart: it changes only with the ontology)."""
     from yili_kg.loaders.reason import tbox_entailments
@@ -78,7 +109,7 @@ def inferred_stage(inputs: dict) -> Graph:
     """The OWL 2 RL entailments of the asserted graph, noise removed, consistency checked."""
     from yili_kg.loaders.reason import materialize
 
-    asserted = _Union([inputs[n] for n in ("text", "events", "glosses", "rites", "links")])
+    asserted = _Union([inputs[n] for n in ("text", "events", "glosses", "rites", "links", "liji")])
     return materialize(asserted, inputs["ontology"], inputs["tbox"])
 
 
@@ -93,7 +124,7 @@ class _Union:
             yield from graph
 
 
-def glosses_stage(_inputs: dict) -> Graph:
+def glosses_stage(inputs: dict) -> Graph:
     """鄭玄's glosses of the ontology's terms (主人，州長也), each with its note as source."""
     from rdflib import RDF, Literal, URIRef
 
@@ -101,9 +132,8 @@ def glosses_stage(_inputs: dict) -> Graph:
     from yili_kg.loaders.definitions import glosses_of
     from yili_kg.loaders.iris import YL
     from yili_kg.loaders.lexicon import default_lexicon
-    from yili_kg.loaders.textlayer import build_text_layer
 
-    layer = build_text_layer()
+    layer = text_layer(inputs)
     lexicon = default_lexicon()
     graph = Graph()
     for note in layer.notes:
@@ -121,8 +151,14 @@ def glosses_stage(_inputs: dict) -> Graph:
     return graph
 
 
+def _phases() -> str:
+    from yili_kg.loaders.subset import describe, selected_phases
+
+    return describe(selected_phases())
+
+
 def _corpus_and_ontology() -> str:
-    return files_digest(corpus_files() + ontology_files())
+    return files_digest(corpus_files() + ontology_files()) + "|" + _phases()
 
 
 def _rites_inputs() -> str:
@@ -134,16 +170,17 @@ def _rites_inputs() -> str:
 #: The pipeline, in order: (name, named graph, stages it reads, its own inputs, function).
 STAGES = [
     Stage("ontology", "ontology", (), lambda: files_digest(ontology_files()), ontology_stage),
-    Stage("text", "asserted", (), lambda: files_digest(corpus_files()), text_stage),
+    Stage("text", "asserted", (), lambda: files_digest(corpus_files()) + _phases(), text_stage),
     Stage("events", "asserted", (), _corpus_and_ontology, events_stage),
     Stage("glosses", "asserted", (), _corpus_and_ontology, glosses_stage),
     Stage("rites", "asserted", (), _rites_inputs, rites_stage),
     Stage("links", "asserted", ("text", "events", "rites"), lambda: "", links_stage),
+    Stage("liji", "asserted", ("text", "rites"), lambda: files_digest(corpus_files()), liji_stage),
     Stage("tbox", "inferred", ("ontology",), lambda: "", tbox_stage),
     Stage(
         "inferred",
         "inferred",
-        ("ontology", "tbox", "text", "events", "glosses", "rites", "links"),
+        ("ontology", "tbox", "text", "events", "glosses", "rites", "links", "liji"),
         lambda: "",
         inferred_stage,
     ),

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from yili_kg.loaders.align import align
 from yili_kg.loaders.jiangyong import JiangyongReading, read_jiangyong, read_phases
 from yili_kg.loaders.kanripo import Row, jing_segments, rite_rows
+from yili_kg.loaders.published import Retired
 from yili_kg.loaders.texts import JING_HEADING, SUMMARY_HEADING, Passage, read_base
 from yili_kg.loaders.variants import PUNCTUATION, fold
 
@@ -69,6 +70,7 @@ class TextLayer:
     by_id: dict[str, Passage]
     jiangyong: JiangyongReading | None = None
     base_witness: str = "xiangshe-base"
+    retired: tuple[Retired, ...] = ()  # published ids no passage takes any more (:mod:`published`)
 
     def passage(self, pid: str) -> Passage:
         return self.by_id[pid]

@@ -54,8 +54,8 @@ class Passage:
 
     @property
     def number(self) -> tuple[int, ...]:
-        """The structural number, e.g. (12, 3, 2) for ``jing/12.3.2``."""
-        return tuple(int(part) for part in self.id.split("/")[1].split("."))
+        """The structural number, e.g. (12, 3, 2) for ``jing/12.3.2`` (and ``jing/12.3.2v2``)."""
+        return tuple(int(part.removesuffix("v2")) for part in self.id.split("/")[1].split("."))
 
 
 @cache

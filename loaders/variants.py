@@ -68,6 +68,36 @@ def fold_char(char: str) -> str:
     return current
 
 
+@cache
+def read_char(char: str) -> str:
+    """The form one character is read in (讀): the variants table's base form; else, for a
+    character outside Big5, OpenCC's traditional form; else the character itself.
+
+    Unlike :func:`fold_char` (for matching, where both sides fold alike), a traditional
+    character the text writes is never replaced: OpenCC's s2t would read 尸 (the impersonator)
+    as 屍, 几 as 幾, 云 as 雲, 占 as 佔. The Kanripo files write some traditional characters in
+    forms outside Big5 (别, 宫, 黄, 将): those are OpenCC's to restore.
+    """
+    table = _table()
+    if char in table:
+        return table[char]
+    try:
+        char.encode("big5")
+    except UnicodeEncodeError:
+        converted = _opencc().convert(char) if not char.isascii() else char
+        return converted if len(converted) == 1 else char
+    return char
+
+
+def read_as_base(text: str) -> str:
+    """``text`` read character by character (:func:`read_char`); the same length.
+
+    >>> read_as_base("尸盥匜水東面旅占宫中賔")
+    '尸盥匜水東面旅占宮中賓'
+    """
+    return "".join(read_char(c) for c in text)
+
+
 def fold(text: str) -> str:
     """Fold every character of ``text``; the result has the same length."""
     return "".join(fold_char(c) for c in text)

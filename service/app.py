@@ -1,20 +1,8 @@
 """The Flask application factory (the Flask tutorial's pattern): configuration, state, routes.
 
-Configuration keys (defaults in :mod:`yili_kg.service.config`, resolved there without Flask;
-each can be set from the environment as ``YILI_<KEY>``, JSON-parsed, e.g.
-``YILI_QUERY_TIMEOUT=5``):
-
-``BUILD_DIR``        the built dataset (``build/``)
-``STORE``            ``oxigraph`` (default) or ``rdflib`` (the reference)
-``QUERY_TIMEOUT``    seconds a query may run before its worker is killed (10)
-``MAX_ROWS``         rows (or triples) an answer may hold; more are cut off (10000)
-``MAX_QUERY_CHARS``  longest accepted query text (20000)
-``MAX_CONTENT_LENGTH`` largest accepted request body, bytes (65536)
-``WORKERS``          query worker processes, the concurrency cap (2)
-``QUEUE_TIMEOUT``    seconds a request waits for a free worker before a 503 (the query time limit
-                     + 1 s: by then a runaway holding the worker has been stopped)
-``WORKER_MEMORY``    MiB of data a query worker may hold; past it the query ends in a 503 (2048)
-``EXTRA_GRAPHS``     {graph IRI: file} loaded beside the dataset (tests: W3C data)
+Configuration: the settings table ``SETTINGS`` in :mod:`yili_kg.service.config` (each key's
+default, type and help; resolved there without Flask), each settable from the environment as
+``YILI_<KEY>``, JSON-parsed, e.g. ``YILI_QUERY_TIMEOUT=5``, and the README's table lists them.
 """
 
 from __future__ import annotations
@@ -27,6 +15,9 @@ from flask import Flask, Response, jsonify, render_template, request
 from yili_kg.loaders.errors import YiliError
 from yili_kg.service.config import resolve_config, start_pool
 
+#: the headers a browser's script may read (CORS hides all others)
+EXPOSED = "X-Yili-Truncated, Retry-After, ETag, Last-Modified, Link, Content-Disposition"
+
 
 @dataclass
 class State:
@@ -38,6 +29,7 @@ class State:
     graphs: list[str]
     version: str  # the dataset's sha256
     canned: object  # CannedAnswers on the store: canned answers remembered for this version
+    results: object = None  # ResultCache: /sparql answers remembered for this version
 
 
 def create_app(test_config: dict | None = None, pool=None) -> Flask:
@@ -45,6 +37,9 @@ def create_app(test_config: dict | None = None, pool=None) -> Flask:
     (``yili-kg serve`` starts it before importing Flask); the application closes it."""
     app = Flask(__name__)
     app.config.from_mapping(resolve_config(test_config))
+    # once, absolutely: Flask resolves a relative path against the package, not the working
+    # folder (every download and the ontology answered 500 from `yili-kg serve`'s build/)
+    app.config["BUILD_DIR"] = str(Path(app.config["BUILD_DIR"]).resolve())
     app.json.ensure_ascii = False
     try:
         _open_state(app, pool)
@@ -52,12 +47,25 @@ def create_app(test_config: dict | None = None, pool=None) -> Flask:
         if pool is not None:  # a dataset that fails its check: no worker is left behind
             pool.close()
         raise
-    from yili_kg.service import entities, pages, pictures, sparql
+    from yili_kg.service import (
+        entities,
+        openapi,
+        pages,
+        pictures,
+        reading,
+        search,
+        sparql,
+        steps,
+    )
 
     app.register_blueprint(sparql.bp)
     app.register_blueprint(pages.bp)
     app.register_blueprint(entities.bp)
     app.register_blueprint(pictures.bp)
+    app.register_blueprint(reading.bp)
+    app.register_blueprint(search.bp)
+    app.register_blueprint(steps.bp)
+    app.register_blueprint(openapi.bp)
     _errors(app)
 
     @app.after_request
@@ -65,21 +73,31 @@ def create_app(test_config: dict | None = None, pool=None) -> Flask:
         response.headers["Access-Control-Allow-Origin"] = "*"
         response.headers["Access-Control-Allow-Methods"] = "GET, POST, OPTIONS"
         response.headers["Access-Control-Allow-Headers"] = "Accept, Content-Type"
-        response.headers.setdefault("Vary", "Accept")
+        response.headers["Access-Control-Expose-Headers"] = EXPOSED
+        response.vary.add("Accept")
         return response
+
+    from yili_kg.loaders.built import read_manifest
+    from yili_kg.service import caching
+
+    state = app.extensions["yili"]
+    caching.install(app, (read_manifest(state.build_dir) or {}).get("built", ""), state.version)
 
     return app
 
 
 def _open_state(app: Flask, pool=None) -> None:
-    from yili_kg.loaders.built import check_dataset, read_manifest
+    from yili_kg.loaders.built import check_dataset, check_store, read_manifest
+    from yili_kg.service.precomputed import PrecomputedAnswers
     from yili_kg.service.queries import CannedAnswers
+    from yili_kg.service.resultcache import ResultCache
     from yili_kg.service.store import open_store
 
     build_dir = Path(app.config["BUILD_DIR"])
     # once, here: the store and the workers trust it (workers started before it, by
     # yili-kg serve, serve nothing until it passes, and are closed if it fails)
     check_dataset(build_dir)
+    check_store(build_dir)  # the files of build/oxigraph/ against the manifest's checksums
     store = open_store(build_dir, app.config["STORE"], verified=True)
     extra = app.config["EXTRA_GRAPHS"]
     if extra:
@@ -87,8 +105,20 @@ def _open_state(app: Flask, pool=None) -> None:
     if pool is None:
         pool = start_pool(app.config)
     manifest = read_manifest(build_dir) or {}
+    version = manifest.get("dataset", {}).get("sha256", "")
     canned = CannedAnswers(
-        store, size=int(app.config["CANNED_CACHE"]), max_rows=int(app.config["MAX_ROWS"])
+        store,
+        size=int(app.config["CANNED_CACHE"]),
+        max_rows=int(app.config["MAX_ROWS"]),
+        max_bytes=int(app.config["CANNED_CACHE_MB"]) << 20,
+        slot=getattr(pool, "slot", None),
+        # the build's answers are Oxigraph's, for its dataset alone: not with extra graphs
+        # beside it, nor on the rdflib reference store (which must answer for itself)
+        precomputed=(
+            PrecomputedAnswers(build_dir, version)
+            if not extra and app.config["STORE"] == "oxigraph"
+            else None
+        ),
     )
     app.extensions["yili"] = State(
         build_dir,
@@ -97,6 +127,7 @@ def _open_state(app: Flask, pool=None) -> None:
         store.graphs(),
         manifest.get("dataset", {}).get("sha256", ""),
         canned,
+        ResultCache(int(app.config["RESULT_CACHE"]) << 20) if app.config["RESULT_CACHE"] else None,
     )
 
 
@@ -124,6 +155,25 @@ def _errors(app: Flask) -> None:
             page = render_template("error.html", status=status, message=str(error))
             return page, status, headers
         return jsonify(error=type(error).__name__, message=str(error)), status, headers
+
+    @app.errorhandler(Exception)
+    def unexpected(error: Exception):
+        """A fault of ours: one line in the log (not a page of trace per request), a 500."""
+        from werkzeug.exceptions import HTTPException
+
+        if isinstance(error, HTTPException):  # werkzeug's own 4xx: as werkzeug answers them
+            return error
+        app.logger.error(
+            "%s %s: 500 %s: %s",
+            request.method,
+            request.full_path[:200],
+            type(error).__name__,
+            str(error)[:300],
+        )
+        message = f"internal error ({type(error).__name__}); it has been logged"
+        if request.path.startswith("/sparql") or not _wants_html():
+            return Response(message + "\n", status=500, content_type="text/plain; charset=utf-8")
+        return render_template("error.html", status=500, message=message), 500
 
     @app.errorhandler(413)
     def too_large(_error):

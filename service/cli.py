@@ -33,7 +33,7 @@ def main() -> None:
 def _build_dir(value: str | None) -> Path:
     from yili_kg.loaders.built import default_build_dir
 
-    return Path(value) if value else default_build_dir()
+    return (Path(value) if value else default_build_dir()).resolve()  # once, absolutely
 
 
 BUILD_DIR = click.option(
@@ -67,45 +67,50 @@ def build(build_dir: str | None, force: bool) -> None:
 
 @main.command()
 @BUILD_DIR
+def answers(build_dir: str | None) -> None:
+    """Precompute the canned questions' first answers of the built dataset into build/answers/.
+
+    Not part of the build (the service's work, downstream of the store): without it a first
+    ask is run on the store and remembered by the server. Keyed by the dataset's sha256: a new
+    build leaves these unused until they are computed again."""
+    from yili_kg.service.precomputed import precompute
+
+    figures = precompute(_build_dir(build_dir))
+    click.echo(
+        f"answered {figures['questions']} canned questions in {figures['seconds']:.1f} s "
+        f"into {figures['folder']}"
+    )
+
+
+def _setting_options(command):
+    """``yili-kg serve``'s options for the settings that have one (service/config.py's table).
+
+    Their default is None: an option not given leaves the setting to ``YILI_<KEY>`` or the
+    table's default, so ``YILI_QUERY_TIMEOUT=3 yili-kg serve`` serves with 3 s."""
+    from yili_kg.service.config import SETTINGS
+
+    for setting in reversed(SETTINGS):
+        if not setting.option:
+            continue
+        kind = click.Choice(setting.choices) if setting.choices else setting.type
+        command = click.option(
+            setting.option,
+            setting.key.lower(),
+            type=kind,
+            default=None,
+            help=f"{setting.help[:1].upper()}{setting.help[1:]}."
+            f" [default: {setting.default}; ${setting.env}]",
+        )(command)
+    return command
+
+
+@main.command()
+@BUILD_DIR
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
 @click.option("--port", default=5000, show_default=True, type=int)
-@click.option(
-    "--store",
-    type=click.Choice(["oxigraph", "rdflib"]),
-    default="oxigraph",
-    show_default=True,
-    help="Store behind the endpoint (rdflib is the reference).",
-)
-@click.option(
-    "--threads",
-    default=8,
-    show_default=True,
-    type=int,
-    help="Web server threads (requests handled at once).",
-)
-@click.option(
-    "--workers",
-    default=2,
-    show_default=True,
-    type=int,
-    help="Query worker processes for /sparql (queries run at once).",
-)
-@click.option(
-    "--query-timeout",
-    default=10.0,
-    show_default=True,
-    type=float,
-    help="Seconds a /sparql query may run before it is stopped.",
-)
-@click.option(
-    "--max-rows",
-    default=10000,
-    show_default=True,
-    type=int,
-    help="Rows (or triples) an answer may hold; more are cut off.",
-)
+@_setting_options
 @click.option("--no-build", is_flag=True, help="Serve the build as it is; do not rebuild.")
-def serve(build_dir, host, port, store, threads, workers, query_timeout, max_rows, no_build):
+def serve(build_dir, host, port, no_build, **given):
     """Build the graph if its inputs changed, then serve it: SPARQL endpoint, pages, downloads."""
     path = _build_dir(build_dir)
     from yili_kg.service.config import resolve_config, start_pool
@@ -114,21 +119,14 @@ def serve(build_dir, host, port, store, threads, workers, query_timeout, max_row
         from yili_kg.loaders.build import run_build
 
         run_build(path)
-    config = resolve_config(
-        {
-            "BUILD_DIR": str(path),
-            "STORE": store,
-            "WORKERS": workers,
-            "QUERY_TIMEOUT": query_timeout,
-            "MAX_ROWS": max_rows,
-        }
-    )
+    # the options given win over the environment; the others leave it alone
+    overrides = {key.upper(): value for key, value in given.items() if value is not None}
+    config = resolve_config({"BUILD_DIR": str(path), **overrides})
     # forked now, while this process has one thread: the workers open the store beside the
     # web application's import (cold start)
     pool = start_pool(config, background=True, fork=True)
-    import waitress
-
     from yili_kg.service.app import create_app
+    from yili_kg.service.front import make_server, serve_until_stopped
 
     app = create_app(config, pool=pool)
     click.echo(
@@ -136,14 +134,12 @@ def serve(build_dir, host, port, store, threads, workers, query_timeout, max_row
         err=True,
     )
     try:
-        waitress.serve(
-            app,
-            host=host,
-            port=port,
-            threads=threads,
-            max_request_body_size=app.config["MAX_CONTENT_LENGTH"],
-            ident="yili-kg",
-        )
+        threads = int(app.config["THREADS"])
+        server = make_server(app, host, port, threads, app.config, ident="yili-kg")
+        grace = app.config["SHUTDOWN_GRACE"]
+        grace = float(grace) if grace is not None else float(app.config["QUERY_TIMEOUT"]) + 2.0
+        if serve_until_stopped(server, grace):
+            click.echo("yili-kg: stopped (SIGTERM)", err=True)
     finally:
         app.extensions["yili"].pool.close()
 
@@ -155,7 +151,7 @@ def serve(build_dir, host, port, store, threads, workers, query_timeout, max_row
     "fmt",
     default="ttl",
     show_default=True,
-    type=click.Choice(["ttl", "nt", "nq", "trig", "jsonld", "xml"]),
+    type=click.Choice(["ttl", "nt", "nq", "trig", "jsonld", "xml", "tei"]),
 )
 @click.option(
     "--graph",
@@ -163,6 +159,7 @@ def serve(build_dir, host, port, store, threads, workers, query_timeout, max_row
     show_default=True,
     type=click.Choice(["asserted", "inferred", "ontology", "all"]),
 )
+@click.option("--rite", default="xiangshe", show_default=True, help="TEI: the rite to write.")
 @click.option(
     "-o",
     "--output",
@@ -170,12 +167,20 @@ def serve(build_dir, host, port, store, threads, workers, query_timeout, max_row
     default=None,
     help="Write here instead of standard output.",
 )
-def export(build_dir: str | None, fmt: str, graph: str, output: str | None) -> None:
-    """Write the built RDF in a standard format (with its VoID/DCAT description)."""
+def export(build_dir: str | None, fmt: str, graph: str, rite: str, output: str | None) -> None:
+    """Write the built RDF in a standard format (with its VoID/DCAT description), or one rite
+    as a TEI P5 document (--format tei --rite SLUG)."""
     from yili_kg.loaders.build import atomic_write, check_dataset
     from yili_kg.service.export import export as export_dataset
 
-    data = export_dataset(check_dataset(_build_dir(build_dir)), fmt, graph)
+    if fmt == "tei":
+        from yili_kg.service.store import open_store
+        from yili_kg.service.tei import tei_export
+
+        check_dataset(_build_dir(build_dir))
+        data = tei_export(open_store(_build_dir(build_dir), "oxigraph", verified=True), rite)
+    else:
+        data = export_dataset(check_dataset(_build_dir(build_dir)), fmt, graph)
     if output:
         atomic_write(Path(output), lambda h: h.write(data), binary=True)
     else:
@@ -322,11 +327,26 @@ def check(build_dir: str | None) -> None:
 
 @main.command()
 @click.option("--summary", is_flag=True, help="Print only the counts.")
-def collate(summary: bool) -> None:
-    """Print the collation report: every real variant between the witnesses of 鄉射禮."""
-    from yili_kg.loaders.collate import collate_all
+@click.option(
+    "--punctuated", is_flag=True, help="Kanripo 經 against the punctuated edition, every rite."
+)
+@click.option("--rite", "rites", multiple=True, help="With --punctuated: only this rite (slug).")
+def collate(summary: bool, punctuated: bool, rites: tuple[str, ...]) -> None:
+    """Print the collation report: every real variant between the witnesses of 鄉射禮.
 
-    report = collate_all().render()
+    With --punctuated: every stretch where a rite's Kanripo 經 and the punctuated edition do
+    not align (all seventeen rites, or those named by --rite).
+    """
+    from yili_kg.loaders.collate import collate_all, collate_punctuated
+
+    if punctuated or rites:
+        from yili_kg.loaders.ritetable import rite_info
+
+        for slug in rites:
+            rite_info(slug)  # an unknown slug is a clear error
+        report = collate_punctuated(list(rites) or None).render()
+    else:
+        report = collate_all().render()
     click.echo(report.splitlines()[-1] if summary else report)
 
 
@@ -374,14 +394,13 @@ def annotate(write: bool) -> None:
 )
 def evaluate(gold: str | None) -> None:
     """Precision, recall and F1 per field of the automatic annotator against the gold set."""
-    from yili_kg.loaders.evaluate import evaluate as run
-    from yili_kg.loaders.evaluate import gold_path, render
+    from yili_kg.loaders.evaluate import gold_path, measure, render
 
     path = Path(gold) if gold else gold_path()
     if not path.exists():
         raise click.ClickException(f"{path}: no gold set (run from the repository root)")
-    scores, clauses = run(path)
-    click.echo(render(scores, clauses))
+    result = measure(path)
+    click.echo(render(result.scores, result.clauses, result.unmatched))
 
 
 if __name__ == "__main__":  # pragma: no cover

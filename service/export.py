@@ -17,16 +17,11 @@ from rdflib import Dataset
 
 from yili_kg.loaders.dataset import GRAPH_META, GRAPHS
 from yili_kg.loaders.errors import YiliError
+from yili_kg.service.formats import EXPORTS
 
-FORMATS = {
-    "ttl": ("turtle", "text/turtle"),
-    "nt": ("nt", "application/n-triples"),
-    "nq": ("nquads", "application/n-quads"),
-    "trig": ("trig", "application/trig"),
-    "jsonld": ("json-ld", "application/ld+json"),
-    "xml": ("xml", "application/rdf+xml"),
-}
-QUAD_FORMATS = {"nq", "trig"}
+#: short name → (rdflib's name, media type), from the site's one table (service/formats.py)
+FORMATS = {name: (f.rdflib, f.media) for name, f in EXPORTS.items()}
+QUAD_FORMATS = {name for name, f in EXPORTS.items() if f.kind == "dataset"}
 GRAPH_CHOICES = ("asserted", "inferred", "ontology", "all")
 PREFIXES = {
     "yl": "https://w3id.org/yili/ontology#",
@@ -103,10 +98,36 @@ def export(dataset_path: Path, fmt: str, graph: str = "all") -> bytes:
 
 
 def _jsonld(quads) -> bytes:
-    """JSON-LD through rdflib, compacted with the published context."""
-    from rdflib import Graph
+    """JSON-LD through rdflib, compacted with the published context, byte-reproducible: blank
+    nodes keep the dataset's labels, and objects and unordered arrays are written sorted."""
+    from rdflib import BNode, Graph, Literal, URIRef
 
-    graph = Graph()
-    data = "".join(f"{q.subject} {q.predicate} {q.object} .\n" for q in quads)
-    graph.parse(data=data, format="nt")
-    return graph.serialize(format="json-ld", context=jsonld_context()["@context"], encoding="utf-8")
+    def term(node):
+        if isinstance(node, ox.NamedNode):
+            return URIRef(node.value)
+        if isinstance(node, ox.BlankNode):
+            return BNode(node.value)
+        if node.language:
+            return Literal(node.value, lang=node.language)
+        return Literal(node.value, datatype=URIRef(node.datatype.value))
+
+    import pyoxigraph as ox
+
+    graph = Graph(bind_namespaces="none")
+    for q in quads:
+        graph.add((term(q.subject), term(q.predicate), term(q.object)))
+    data = graph.serialize(format="json-ld", context=jsonld_context()["@context"])
+    canonical = _sorted_json(json.loads(data))
+    return (json.dumps(canonical, ensure_ascii=False, indent=2, sort_keys=True) + "\n").encode()
+
+
+def _sorted_json(value, ordered: bool = False):
+    """Arrays sorted (a JSON-LD array is a set unless it is an @list), recursively."""
+    if isinstance(value, dict):
+        return {k: _sorted_json(v, ordered=k in ("@list", "@context")) for k, v in value.items()}
+    if isinstance(value, list):
+        items = [_sorted_json(v) for v in value]
+        if ordered:
+            return items
+        return sorted(items, key=lambda v: json.dumps(v, ensure_ascii=False, sort_keys=True))
+    return value

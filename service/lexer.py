@@ -14,17 +14,52 @@ from collections.abc import Iterator
 from functools import lru_cache
 from typing import NamedTuple
 
+# Linear on any text (tested on 20 KB of every shape that made it quadratic): each
+# quantifier is possessive, so a failed match never backtracks; a string that does not
+# close runs to the end of its line (or of the text), where the parser fails too, instead of
+# failing here and being tried again from every quote after it (so a lone backslash is
+# taken, too, not failed on); a run of name characters
+# is taken whole once, and split below when no colon makes it a prefixed name.
 _TOKEN = re.compile(
-    r"""(?P<comment>\#[^\n]*)
-      | (?P<string>\"\"\"(?:[^\\]|\\.)*?\"\"\"|'''(?:[^\\]|\\.)*?'''
-                  |"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*')
-      | (?P<iri><[^<>"{}|^`\\\s]*>)
-      | (?P<var>[?$]\w+)
-      | (?P<word>(?:[^\W\d][\w.\-]*)?:(?:[\w.\-:%]|\\.)*  # a prefixed name (escapes too)
-                |[^\W\d][\w\-]*)
+    r"""(?P<comment>\#[^\n]*+)
+      | (?P<string>\"\"\"(?:[^"\\]|\\.?|"(?!""))*+(?:\"\"\"|\Z)
+                  |'\'\'(?:[^'\\]|\\.?|'(?!''))*+(?:'\'\'|\Z)
+                  |"(?:[^"\\\n]|\\.?)*+(?:"|(?=\n)|\Z)
+                  |'(?:[^'\\\n]|\\.?)*+(?:'|(?=\n)|\Z))
+      | (?P<iri><[^<>"{}|^`\\\s]*+>)
+      | (?P<var>[?$]\w++)
+      | (?P<word>(?:[^\W\d][\w.\-]*+)?:(?:[\w.\-:%]|\\.)*+  # a prefixed name (escapes too)
+                |[^\W\d][\w.\-]*+)  # a keyword, or a run of them split by _RUN
       | (?P<other>\S)""",
     re.X,
 )
+#: a run of name characters that holds no colon, as the parser reads it: words and the
+#: characters between them (``a.b`` is ``a``, ``.``, ``b``)
+_RUN = re.compile(r"[^\W\d][\w\-]*+|\S")
+#: what may hold a # that starts no comment, then a comment: the tokenizer's own patterns,
+#: possessive as they are (linear on any text)
+_COMMENT = re.compile(
+    r"""(?P<string>\"\"\"(?:[^"\\]|\\.?|"(?!""))*+(?:\"\"\"|\Z)
+                  |'\'\'(?:[^'\\]|\\.?|'(?!''))*+(?:'\'\'|\Z)
+                  |"(?:[^"\\\n]|\\.?)*+(?:"|(?=\n)|\Z)
+                  |'(?:[^'\\\n]|\\.?)*+(?:'|(?=\n)|\Z))
+      | (?P<iri><[^<>"{}|^`\\\s]*+>)
+      | (?P<comment>\#[^\n]*+)""",
+    re.X,
+)
+
+
+def without_comments(text: str) -> str:
+    """The text with its comments blanked, strings and IRIs kept (a # in them is no comment).
+
+    >>> without_comments('SELECT * { ?s <a:b#c> "#d" } # with FROM')
+    'SELECT * { ?s <a:b#c> "#d" }  '
+    """
+    if "#" not in text:
+        return text
+    return _COMMENT.sub(lambda m: " " if m.lastgroup == "comment" else m.group(), text)
+
+
 #: keywords that Oxigraph still reads as such when a prefixed name is glued to them (FROM:g)
 GLUED = {"SERVICE", "FROM", "NAMED"}
 FORMS = ("SELECT", "CONSTRUCT", "ASK", "DESCRIBE")
@@ -50,6 +85,11 @@ def tokens(text: str) -> Iterator[Token]:
         if kind == "word" and colon and head.upper() in GLUED:
             yield Token("word", head, start)
             yield Token("word", ":" + rest, start + len(head))
+        elif kind == "word" and not colon and "." in value:
+            for part in _RUN.finditer(value):
+                word = part.group()
+                is_word = word[0].isalpha() or word[0] == "_"
+                yield Token("word" if is_word else "other", word, start + part.start())
         else:
             yield Token(kind, value, start)
 

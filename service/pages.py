@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, abort, current_app, render_template, request, send_file
 
-from yili_kg.loaders.errors import BadQueryParameter
+from yili_kg.service.catalog import DOWNLOADS
+from yili_kg.service.formats import OFFERS, format_params, negotiate
 from yili_kg.service.queries import bindings_for, load_queries, service_query
-from yili_kg.service.sparql import MEDIA, SELECT_TYPES, negotiate
 
 bp = Blueprint("pages", __name__)
 
@@ -26,21 +26,15 @@ EXAMPLES = [
 ]
 
 
-def run_canned(name: str, values: dict[str, str]):
-    """The answer of a canned query, from the cache when the same question was asked before."""
-    return current_app.extensions["yili"].canned.answer(name, values)
+def run_canned(name: str, values: dict[str, str], capped: bool = True):
+    """The answer of a canned query, from the cache when the same question was asked before
+    (``capped=False``: the home page's own questions, see ``CannedAnswers.answer``)."""
+    return current_app.extensions["yili"].canned.answer(name, values, capped)
 
 
 def _format() -> str:
-    explicit = request.args.get("format")
-    if explicit:
-        if explicit not in MEDIA and explicit != "html":
-            raise BadQueryParameter(f"unknown format {explicit!r}: html, json, csv, tsv or xml")
-        return explicit
-    best = request.accept_mimetypes.best_match(["text/html", *SELECT_TYPES])
-    if best == "text/html" or best is None:
-        return "html"
-    return negotiate(request.headers.get("Accept", ""), SELECT_TYPES, "json")
+    """html, json, xml, csv or tsv: a known ``format=`` value, else by Accept (406 if none)."""
+    return negotiate("table", request.headers.get("Accept"), format_params(request.args)).name
 
 
 @bp.app_errorhandler(404)
@@ -65,10 +59,10 @@ def http_error(error):
 @bp.route("/")
 def home():
     state = current_app.extensions["yili"]
-    _, counts = run_canned("counts", {})
+    _, counts = run_canned("counts", {}, capped=False)  # `/` never waits behind queries
     examples = []
     for name, values, question in EXAMPLES:
-        query, answer = run_canned(name, values)
+        query, answer = run_canned(name, values, capped=False)
         examples.append((question, query, values, answer))
     return render_template(
         "home.html",
@@ -100,89 +94,176 @@ def query_index():
 
 @bp.route("/queries/<name>")
 def canned(name: str):
-    values = {k: v for k, v in request.args.items() if k != "format"}
+    values = {k: v for k, v in request.args.items() if k not in NOT_PARAMETERS}
     fmt = _format()
+    from urllib.parse import quote
+
+    from yili_kg.service.forms import answer_in_forms
+
+    canned_answers = current_app.extensions["yili"].canned
+    query, answer, answered, tried = answer_in_forms(canned_answers, name, values)
     if fmt == "html":
-        query, answer = run_canned(name, values)
+        from yili_kg.service.reading import remembered
+
         shown = {p.name: values.get(p.name, p.default) for p in query.params}
-        return render_template("query.html", query=query, answer=answer, values=shown)
-    body = current_app.extensions["yili"].canned.serialised(name, values, fmt)
-    return Response(body, content_type=MEDIA[fmt])
+        return remembered(  # a long answer's table took longer to render than to answer
+            "canned",
+            (name, tuple(sorted(values.items()))),
+            lambda: render_template(
+                "query.html",
+                query=query,
+                answer=answer,
+                values=shown,
+                tried=tried,
+                answered=answered,
+            ),
+        )
+    body = canned_answers.serialised(name, answered, fmt)
+    media = next(f for f in OFFERS["results"] if f.name == fmt).content_type
+    headers = {}
+    if fmt in ("csv", "tsv"):  # a spreadsheet's file: named, and a BOM when asked (Excel)
+        headers["Content-Disposition"] = f'inline; filename="{name}.{fmt}"'
+        if request.args.get("bom") in ("1", "true", "yes"):
+            body = "\ufeff".encode() + body
+    if tried:  # an empty answer, asked again in the other script: which forms were tried
+        headers["X-Yili-Forms-Tried"] = ", ".join(
+            f"{param}={quote(form)}" for param, form, _ in tried
+        )
+    return Response(body, content_type=media, headers=headers)
+
+
+#: request parameters that are not the canned query's (format choice, the CSV's BOM)
+NOT_PARAMETERS = ("format", "output", "results", "bom")
 
 
 @bp.route("/editor")
 def editor():
     import json
 
+    from yili_kg.service.reading import remembered
     from yili_kg.service.store import bind_values
 
     state = current_app.extensions["yili"]
-    sources = {}
-    for name, query in load_queries().items():  # each example with its defaults bound
-        sources[name] = bind_values(query.sparql, bindings_for(query, {}, state.store))
-    return render_template(
-        "editor.html",
-        queries=load_queries(),
-        queries_json=json.dumps(sources, ensure_ascii=False).replace("</", "<\\/"),
-    )
 
+    def page() -> str:  # the same for this dataset version: made once
+        sources = {}
+        for name, query in load_queries().items():  # each example with its defaults bound
+            sources[name] = bind_values(query.sparql, bindings_for(query, {}, state.store))
+        return render_template(
+            "editor.html",
+            queries=load_queries(),
+            queries_json=json.dumps(sources, ensure_ascii=False).replace("</", "<\\/"),
+        )
 
-DOWNLOADS = [
-    ("all", "nq"),
-    ("all", "trig"),
-    ("all", "ttl"),
-    ("all", "nt"),
-    ("all", "jsonld"),
-    ("all", "xml"),
-    ("asserted", "ttl"),
-    ("inferred", "ttl"),
-    ("ontology", "ttl"),
-    ("ontology", "jsonld"),
-    ("ontology", "xml"),
-]
+    return remembered("editor", None, page)
 
 
 @bp.route("/downloads")
 def downloads():
-    return render_template("downloads.html", downloads=DOWNLOADS)
+    from rdflib import URIRef
+
+    from yili_kg.loaders.iris import YL
+    from yili_kg.loaders.rdf import RITES
+
+    store = current_app.extensions["yili"].store
+    rites = [  # the rites this build holds, each as a TEI document
+        (slug, names[0])
+        for slug, names in RITES.items()
+        if store.query(
+            service_query("exists"),
+            {"x": URIRef(f"https://w3id.org/yili/id/rite/{slug}"), "class": YL.Rite},
+        ).boolean
+    ]
+    return render_template("downloads.html", downloads=DOWNLOADS, rites=rites)
 
 
 @bp.route("/downloads/<graph>.<fmt>")
-def download(graph: str, fmt: str):
-    from yili_kg.loaders.build import atomic_write
-    from yili_kg.service.export import FORMATS, GRAPH_CHOICES, export
+def download(graph: str, fmt: str, attachment: bool = True):
+    from yili_kg.service.export import GRAPH_CHOICES
+    from yili_kg.service.formats import EXPORTS
 
-    if graph not in GRAPH_CHOICES or fmt not in FORMATS:
+    if graph not in GRAPH_CHOICES or fmt not in EXPORTS:
         abort(404)
+    path = download_file(graph, fmt)
+    return send_file(
+        path,
+        mimetype=EXPORTS[fmt].content_type,
+        as_attachment=attachment,
+        download_name=path.name,
+        conditional=True,
+    )
+
+
+@bp.route("/downloads/tei/<rite>.xml")
+def download_tei(rite: str):
+    """One rite as a TEI P5 document (written once per dataset version, as the others)."""
+    from yili_kg.loaders.rdf import RITES
+
+    if rite not in RITES:
+        abort(404)
+    path = download_file("tei", rite)
+    return send_file(
+        path,
+        mimetype="application/tei+xml",
+        as_attachment=True,
+        download_name=f"yili-kg-{rite}.tei.xml",
+        conditional=True,
+    )
+
+
+def download_file(graph: str, fmt: str):
+    """The export's file, written once per dataset version (one writer per file: a second
+    request for it waits for the first instead of writing it again)."""
+    import threading
+
+    from yili_kg.loaders.build import atomic_write
+    from yili_kg.service.catalog import checksum_of, download_path
+    from yili_kg.service.export import export
+
     state = current_app.extensions["yili"]
-    folder = state.build_dir / "downloads" / state.version[:16]
-    path = folder / f"yili-kg-{graph}.{fmt}"
-    if not path.exists():  # made once per dataset version, then served from disk
-        data = export(state.build_dir / "yili_kg.nq", fmt, graph)
-        atomic_write(path, lambda h: h.write(data), binary=True)
-    return send_file(path, mimetype=FORMATS[fmt][1], as_attachment=True, download_name=path.name)
+    path = download_path(state.build_dir, state.version, graph, fmt)
+    locks = current_app.extensions.setdefault("yili-downloads", {})
+    with current_app.extensions.setdefault("yili-downloads-lock", threading.Lock()):
+        lock = locks.setdefault(path.name, threading.Lock())
+    with lock:
+        if not path.exists() and graph == "tei":  # fmt: the rite
+            from yili_kg.service.tei import tei_export
+
+            data = tei_export(state.store, fmt)
+            atomic_write(path, lambda h: h.write(data), binary=True)
+        elif not path.exists():
+            data = export(state.build_dir / "yili_kg.nq", fmt, graph)
+            atomic_write(path, lambda h: h.write(data), binary=True)
+            checksum_of(path)  # the description's spdx:checksum, noted once
+    return path
 
 
 @bp.route("/void")
 def void():
-    state = current_app.extensions["yili"]
-    answer = state.store.query(service_query("void"))
-    from yili_kg.service.sparql import GRAPH_MEDIA, GRAPH_TYPES
+    """The dataset's VoID/DCAT description: RDF by Accept, its entity page for a browser."""
+    from yili_kg.loaders.iris import DATASET
+    from yili_kg.service.entities import ID, entity
 
-    fmt = negotiate(request.headers.get("Accept", "text/turtle"), GRAPH_TYPES, "ttl")
-    return Response(answer.serialise_graph(fmt), content_type=GRAPH_MEDIA[fmt])
+    chosen = negotiate("description", request.headers.get("Accept"), format_params(request.args))
+    if chosen.kind == "html":
+        return entity(str(DATASET)[len(ID) :])
+    from yili_kg.loaders.built import read_manifest
+    from yili_kg.service.catalog import catalogue
+
+    state = current_app.extensions["yili"]
+    meta = state.store.query(service_query("void")).serialise_graph("nt")
+    built = (read_manifest(state.build_dir) or {}).get("built", "")
+    graph = catalogue(meta, request.host_url, state.build_dir, state.version, built)
+    return Response(graph.serialize(format=chosen.rdflib), content_type=chosen.content_type)
 
 
 @bp.route("/ontology")
 def ontology():
     state = current_app.extensions["yili"]
-    wants = request.accept_mimetypes.best_match(
-        ["text/html", "text/turtle", "application/ld+json", "application/rdf+xml"]
-    )
-    if wants in (None, "text/html"):
+    chosen = negotiate("page", request.headers.get("Accept"), format_params(request.args))
+    if chosen.kind == "html":
         page = state.build_dir / "ontology.html"
         if not page.exists():
             abort(404)
         return send_file(page, mimetype="text/html")
-    fmt = {"text/turtle": "ttl", "application/ld+json": "jsonld", "application/rdf+xml": "xml"}
-    return download("ontology", fmt[wants])
+    return download("ontology", chosen.name, attachment=False)

@@ -17,6 +17,7 @@ from yili_kg.service.queries import service_query
 
 bp = Blueprint("pictures", __name__)
 SVG = "image/svg+xml; charset=utf-8"
+ID = "https://w3id.org/yili/id/"
 
 PALETTE = [
     "#b03a2e",
@@ -34,11 +35,17 @@ PALETTE = [
 ]
 
 
-def network_svg(kind: str = "行事", minimum: int = 2) -> str:
-    """The roles as a circle of nodes; an arrow from agent to recipient, wider for more acts."""
+def network_svg(
+    kind: str = "行事", minimum: int = 2, rite: str | None = None, phase: int | None = None
+) -> str:
+    """The roles as a circle of nodes; an arrow from agent to recipient, wider for more acts.
+    With ``rite`` (a slug) only that rite's acts, with ``phase`` only that phase's."""
     from yili_kg.service.pages import run_canned
 
-    _, answer = run_canned("interactions", {"kind": kind})
+    if rite is None:
+        _, answer = run_canned("interactions", {"kind": kind})
+    else:
+        answer = _rite_edges(kind, rite, phase)
     weights: dict[tuple[str, str], int] = {}
     for row in answer.rows:
         key = (row["agent"].value, row["recipient"].value)
@@ -88,6 +95,19 @@ def network_svg(kind: str = "行事", minimum: int = 2) -> str:
         )
     parts.append("</svg>")
     return "\n".join(parts)
+
+
+def _rite_edges(kind: str, rite: str, phase: int | None):
+    from rdflib import URIRef
+
+    from yili_kg.service.queries import Param, Resolver
+
+    store = current_app.extensions["yili"].store
+    kind_iri = Resolver(store).term(Param("kind", "kind", kind, ""), kind)
+    bindings = {"rite": URIRef(f"{ID}rite/{rite}"), "kind": kind_iri}
+    if phase is not None:
+        bindings["phase"] = URIRef(f"{ID}{rite}/phase/{phase:02d}")
+    return store.query(service_query("network-edges"), bindings)
 
 
 def _squeeze(ys: list[float], gap: float = 6.0, kept: float = 3.0):
@@ -141,10 +161,16 @@ def _place_labels(points: list[tuple[float, float, str]], font: float) -> list[t
     return out
 
 
-def plan_svg(phase: int | None) -> str:
-    """The plan: every place at its coordinates; the roles acting there in the phase."""
-    from rdflib import URIRef
+def plan_geometry() -> tuple[list[str], object, float, dict]:
+    """The plan without roles: its SVG parts (opening tag to the place labels), the function
+    from plan coordinates to the picture's, the plan's width, and each place IRI's point
+    (made once per dataset version)."""
+    from yili_kg.service.reading import remembered
 
+    return remembered("plan-geometry", None, _plan_geometry)
+
+
+def _plan_geometry() -> tuple[list[str], object, float, dict]:
     store = current_app.extensions["yili"].store
     places = store.query(service_query("plan-places")).rows
     spots: dict[tuple[float, float], list[str]] = {}  # places that share a spot share a label
@@ -163,11 +189,10 @@ def plan_svg(phase: int | None) -> str:
     def point(x: float, y: float) -> tuple[float, float]:
         return (x - left) * scale, (depth(y) - top) * scale  # north up
 
-    caption = f", phase {phase}" if phase is not None else ""
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width:.0f} {height:.0f}" '
-        f'width="{width:.0f}" height="{height:.0f}" role="img" aria-label="plan{caption}">',
-        f"<title>堂與庭 — the hall and the yard{caption}</title>",
+        f'width="{width:.0f}" height="{height:.0f}" role="img" aria-label="plan">',
+        "<title>堂與庭 — the hall and the yard</title>",
     ]
     (hx, hy), (hx2, hy2) = point(-8, 14), point(8, 6)
     parts.append(
@@ -192,8 +217,21 @@ def plan_svg(phase: int | None) -> str:
             f'<text class="place" x="{x:.1f}" y="{y:.1f}" font-size="{font}" fill="#6e5a3a" '
             f'text-anchor="{anchor}">{escape(label)}</text>'
         )
+    where = {
+        row["place"].value: point(float(row["x"].value), float(row["y"].value)) for row in places
+    }
+    return parts, point, plan_width, where
+
+
+def plan_svg(phase: int | None, rite: str = "xiangshe") -> str:
+    """The plan: every place at its coordinates; the roles acting there in the phase."""
+    from rdflib import URIRef
+
+    store = current_app.extensions["yili"].store
+    parts, point, plan_width, _ = plan_geometry()
+    parts = list(parts)  # the remembered geometry is shared: add to a copy
     if phase is not None:
-        iri = URIRef(f"https://w3id.org/yili/id/xiangshe/phase/{phase:02d}")
+        iri = URIRef(f"https://w3id.org/yili/id/{rite}/phase/{phase:02d}")
         rows = store.query(service_query("plan-phase"), {"phase": iri}).rows
         colours: dict[str, str] = {}
         offsets: dict[tuple[float, float], int] = {}
@@ -222,29 +260,65 @@ def plan_svg(phase: int | None) -> str:
     return "\n".join(parts)
 
 
+def _chosen() -> tuple[str | None, int | None]:
+    """The rite (a slug the dataset has) and phase index asked for, or None."""
+    from yili_kg.service.reading import readings
+
+    rite = request.args.get("rite")
+    if rite is not None and rite not in {r["slug"] for r in readings().rites()}:
+        rite = None
+    value = request.args.get("phase", "")
+    phase = int(value) if _index(value) and 1 <= int(value) <= 999 else None
+    return rite, phase
+
+
 @bp.route("/pictures/network.svg")
 def network():
     kind = request.args.get("kind", "行事")
-    minimum = int(request.args.get("min", "2")) if request.args.get("min", "2").isdigit() else 2
-    return Response(network_svg(kind, minimum), content_type=SVG)
+    minimum = int(request.args.get("min", "2")) if _index(request.args.get("min", "2")) else 2
+    rite, phase = _chosen()
+    return Response(network_svg(kind, minimum, rite, phase if rite else None), content_type=SVG)
 
 
 @bp.route("/pictures/plan.svg")
 def plan():
-    value = request.args.get("phase", "6")
-    phase = int(value) if value.isdigit() and 1 <= int(value) <= 99 else None
-    return Response(plan_svg(phase), content_type=SVG)
+    rite, phase = _chosen()
+    if request.args.get("phase") is None:
+        phase = 6
+    return Response(plan_svg(phase, rite or "xiangshe"), content_type=SVG)
 
 
 @bp.route("/pictures")
 def pictures():
-    store = current_app.extensions["yili"].store
-    phases = [
-        (int(r["index"].value), r["label"].value)
-        for r in store.query(service_query("phase-list")).rows
-    ]
-    value = request.args.get("phase", "6")
-    phase = int(value) if value.isdigit() else 6
-    return render_template(
-        "pictures.html", phases=phases, phase=phase, network=network_svg(), plan=plan_svg(phase)
+    """The network (of one rite, or one phase) and the plan of one rite's phase: phases are
+    keyed by rite (?rite=xiangyinjiu&phase=7), so no two rites' phases collide."""
+    from yili_kg.service.reading import readings, remembered
+
+    rite, phase = _chosen()
+    rite = rite or "xiangshe"
+    toc = readings().toc(rite)
+    indexes = [t["index"] for t in toc]
+    if phase not in indexes:
+        phase = 6 if 6 in indexes else indexes[0]
+    scope = "phase" if request.args.get("scope") == "phase" else "rite"
+    network = remembered(
+        "network",
+        (rite, phase if scope == "phase" else None),
+        lambda: network_svg(rite=rite, phase=phase if scope == "phase" else None),
     )
+    return render_template(
+        "pictures.html",
+        rites=readings().rites(),
+        rite=rite,
+        phases=[(t["index"], t["label"]) for t in toc],
+        phase=phase,
+        scope=scope,
+        network=network,
+        plan=remembered("plan", (rite, phase), lambda: plan_svg(phase, rite)),
+    )
+
+
+def _index(value: str) -> bool:
+    """A phase index (or ?min=) as a user writes one: ASCII digits (``"²".isdigit()`` is true, and
+    ``int("²")`` fails)."""
+    return value.isascii() and value.isdigit() and len(value) <= 3

@@ -15,6 +15,7 @@ An unknown key or bad SPARQL raises :class:`QueryFileError` naming ``file.rq:LIN
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import re
 import threading
@@ -264,8 +265,31 @@ class Resolver:
             bindings["class"] = URIRef(cls)
         answer = self.store.query(sparql, bindings)
         if not answer.rows:
-            raise BadQueryParameter(f"{param.name}: no {param.type} labelled {value!r}")
+            answer = self._other_forms(param, value, sparql, bindings, cls)
         return URIRef(answer.rows[0]["x"].value)
+
+    def _other_forms(self, param: Param, value: str, sparql: str, bindings: dict, cls):
+        """The other script (献 → 獻), then pinyin without tones (bin → bīn); a 400 naming
+        every form tried when none names a term."""
+        from rdflib import Literal, URIRef
+
+        from yili_kg.service.forms import alternatives
+
+        tried = [f"{value} (as given)"]
+        for form, how in alternatives(value):
+            tried.append(f"{form} ({how})")
+            answer = self.store.query(sparql, {**bindings, "value": Literal(form)})
+            if answer.rows:
+                return answer
+        if value.isascii():
+            tried.append(f"{value} (pinyin without tones)")
+            toneless = {"value": Literal(value)} | ({"class": URIRef(cls)} if cls else {})
+            answer = self.store.query(service_query("by-label-toneless"), toneless)
+            if answer.rows:
+                return answer
+        raise BadQueryParameter(
+            f"{param.name}: no {param.type} labelled {value!r} (forms tried: {', '.join(tried)})"
+        )
 
 
 def bindings_for(query: CannedQuery, values: dict[str, str], store) -> dict:
@@ -287,54 +311,144 @@ class CannedAnswers:
     """Canned queries answered on one store, remembered per question (答問之快取).
 
     The store is a fixed dataset version, so an answer never goes stale while this object
-    lives; a new build gets a new object. A question is the query's name and its parameter
-    values as given (defaults filled in); the first time it is asked its values are resolved
-    to RDF terms and the query runs; after that the answer — and each serialisation of it
-    already made — comes from an LRU of ``size`` questions, without touching the store.
-    Values that name nothing raise :class:`BadQueryParameter` every time (not remembered).
+    lives; a new build gets a new object. A question is remembered by its canonical form: the
+    query's name and the RDF terms its values resolve to (``role=HOST``, ``role=host`` and
+    ``role=主人`` are one question, one answer). The first time a spelling is asked its values
+    are resolved (a few store lookups) and the spelling remembered as an alias of its form;
+    after that the answer — and each serialisation of it already made — comes from memory,
+    without touching the store. Answers are kept in an LRU bounded by count (``size``) and by
+    bytes (``max_bytes``, the serialisations made plus an estimate of the answer itself); an
+    answer larger than that is served, not kept. Values that name nothing raise
+    :class:`BadQueryParameter` every time (not remembered).
     """
 
-    def __init__(self, store, size: int = 512, max_rows: int | None = None):
+    def __init__(
+        self,
+        store,
+        size: int = 512,
+        max_rows: int | None = None,
+        max_bytes: int = 256 << 20,
+        slot=None,
+        precomputed=None,
+    ):
+        """``precomputed``: the build's answers (:class:`~yili_kg.service.precomputed.
+        PrecomputedAnswers`), read instead of the store the first time a question is asked."""
         from collections import OrderedDict
 
         self.store = store
         self.size = size
         self.max_rows = max_rows
-        self._entries: OrderedDict = OrderedDict()  # question → [query, answer, {fmt: bytes}]
+        self.max_bytes = max_bytes
+        self.precomputed = precomputed
+        # slot(): a context that admits a first ask (the query pool's: heavy work is capped
+        # together, so that remembered answers and static files always find a web thread)
+        self.slot = slot or contextlib.nullcontext
+        self.bytes = 0  # the cost of the answers held
+        # canonical question → [query, answer (None: precomputed), {fmt: bytes}, cost]
+        self._entries: OrderedDict = OrderedDict()
+        # a spelling of a question → its canonical form (small; bounded by count)
+        self._aliases: OrderedDict = OrderedDict()
         self._lock = threading.Lock()
         self.hits = self.misses = 0
 
-    def _entry(self, name: str, values: dict[str, str]) -> list:
+    def _entry(self, name: str, values: dict[str, str], capped: bool = True) -> list:
         query = get_query(name)
         unknown = set(values) - {p.name for p in query.params}
         if unknown:  # the same message as bindings_for, before any cache lookup
             bindings_for(query, values, self.store)
-        question = (name, tuple((p.name, values.get(p.name, p.default)) for p in query.params))
+        spelling = (name, tuple((p.name, values.get(p.name, p.default)) for p in query.params))
         with self._lock:
-            entry = self._entries.get(question)
+            canonical = self._aliases.get(spelling)
+            entry = self._entries.get(canonical) if canonical is not None else None
             if entry is not None:
-                self._entries.move_to_end(question)
+                self._aliases.move_to_end(spelling)
+                self._entries.move_to_end(canonical)
                 self.hits += 1
                 return entry
-        bindings = bindings_for(query, values, self.store)
-        answer = self.store.query(query.sparql, bindings, limit=self.max_rows)
-        entry = [query, answer, {}]
+        built = None
+        if self.precomputed is not None:
+            built = self.precomputed.get(query, spelling[1], self.max_rows)
+        if built is not None:
+            # the build asked it: its JSON now, an Answer when one is needed. The build's
+            # spellings are finite, so each is its own key (no store lookup to resolve it)
+            canonical = spelling
+            entry = [query, None, {"json": built}, len(built)]
+        else:
+            bindings = bindings_for(query, values, self.store)
+            canonical = (name, tuple((k, bindings[k].n3()) for k in sorted(bindings)))
+        with self._lock:
+            self._aliases[spelling] = canonical
+            self._aliases.move_to_end(spelling)
+            while len(self._aliases) > 8 * self.size:
+                self._aliases.popitem(last=False)
+            found = self._entries.get(canonical)
+            if found is not None:
+                self._entries.move_to_end(canonical)
+                self.hits += 1
+                return found
+        if built is None:
+            with self.slot() if capped else contextlib.nullcontext():
+                answer = self.store.query(query.sparql, bindings, limit=self.max_rows)
+            entry = [query, answer, {}, _answer_cost(answer)]
         with self._lock:
             self.misses += 1
-            self._entries[question] = entry
-            while len(self._entries) > self.size:
-                self._entries.popitem(last=False)
+            if canonical not in self._entries:
+                self._entries[canonical] = entry
+                self.bytes += entry[3]
+                self._trim()
         return entry
 
-    def answer(self, name: str, values: dict[str, str] | None = None):
-        """(query, answer) of canned query ``name`` with ``values`` (defaults for the rest)."""
-        query, answer, _ = self._entry(name, values or {})
-        return query, answer
+    def _trim(self) -> None:
+        """Drop the least recently asked answers until both bounds hold (under the lock)."""
+        while self._entries and (len(self._entries) > self.size or self.bytes > self.max_bytes):
+            _, dropped = self._entries.popitem(last=False)
+            self.bytes -= dropped[3]
+
+    def answer(self, name: str, values: dict[str, str] | None = None, capped: bool = True):
+        """(query, answer) of canned query ``name`` with ``values`` (defaults for the rest).
+
+        ``capped=False``: a question of the site's own (the home page's), asked once per
+        dataset and then remembered, runs without waiting for a slot of heavy work."""
+        entry = self._entry(name, values or {}, capped)
+        return entry[0], self._answer_of(entry)
+
+    def _answer_of(self, entry: list):
+        if entry[1] is None:  # precomputed: read back from its JSON (the same answer)
+            from yili_kg.service.store import Answer
+
+            answer = Answer.from_json(entry[2]["json"])
+            with self._lock:
+                if entry[1] is None:
+                    entry[1] = answer
+                    self._count(entry, _answer_cost(answer))
+        return entry[1]
+
+    def _count(self, entry: list, cost: int) -> None:
+        """Add what was made for an entry to its cost, and to the total if it is held
+        (under the lock)."""
+        entry[3] += cost
+        if any(e is entry for e in self._entries.values()):
+            self.bytes += cost
+            self._trim()
 
     def serialised(self, name: str, values: dict[str, str], fmt: str) -> bytes:
         """The answer as SPARQL results in ``fmt`` (json, xml, csv, tsv), made once."""
-        _, answer, made = self._entry(name, values)
+        entry = self._entry(name, values)
+        made = entry[2]
         body = made.get(fmt)
         if body is None:
-            body = made[fmt] = answer.serialise(fmt)
+            body = self._answer_of(entry).serialise(fmt)
+            with self._lock:
+                if fmt not in made:
+                    made[fmt] = body
+                    self._count(entry, len(body))
         return body
+
+
+def _answer_cost(answer) -> int:
+    """Bytes an answer holds in memory, roughly: its values and a term object per cell."""
+    if answer.kind == "ask":
+        return 64
+    if answer.kind == "graph":
+        return sum(len(t.value) + 200 for triple in answer.triples for t in triple)
+    return sum(len(term.value) + 200 for row in answer.rows for term in row.values())

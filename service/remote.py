@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import ast
 import json
-import re
 import time
 import urllib.error
 import urllib.parse
@@ -33,6 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from yili_kg.loaders.errors import YiliError
+from yili_kg.service.lexer import tokens
 from yili_kg.service.store import Answer, QueryError, Term, bind_values
 
 GRAPH_BASE = "https://w3id.org/yili/graph/"
@@ -205,27 +205,10 @@ def query_form(sparql: str) -> str | None:
     >>> query_form("# nothing") is None
     True
     """
-    i, n = 0, len(sparql)
-    while i < n:
-        char = sparql[i]
-        if char == "#":
-            i = sparql.find("\n", i)
-            i = n if i < 0 else i
-        elif char in "\"'":
-            quote = char * 3 if sparql.startswith(char * 3, i) else char
-            end = sparql.find(quote, i + len(quote))
-            while end > 0 and sparql[end - 1] == "\\":
-                end = sparql.find(quote, end + 1)
-            i = n if end < 0 else end + len(quote)
-        elif char == "<" and re.match(r"<[^\s<>\"{}|^`]*>", sparql[i:]):
-            i = sparql.index(">", i) + 1
-        elif word := re.match(r"[A-Za-z_][\w-]*:?", sparql[i:]):
-            token = word.group(0)
-            i += len(token)
-            if token.upper() in FORMS and token.upper() != "WITH":
-                return token.upper()
-        else:
-            i += 1
+    for token in tokens(sparql):  # the service's one tokenizer (lexer.py)
+        word = token.value.upper()
+        if token.kind == "word" and word in FORMS and word != "WITH":
+            return word
     return None
 
 

@@ -11,47 +11,17 @@ limit and the concurrency cap; the row cap truncates answers (header ``X-Yili-Tr
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from urllib.parse import urljoin
 
 from flask import Blueprint, Response, current_app, redirect, request, url_for
 
 from yili_kg.loaders.errors import YiliError
 from yili_kg.service import lexer
+from yili_kg.service.formats import format_params, negotiate
 
 bp = Blueprint("sparql", __name__)
 
-SELECT_TYPES = {
-    "application/sparql-results+json": "json",
-    "application/json": "json",
-    "application/sparql-results+xml": "xml",
-    "application/xml": "xml",
-    "text/xml": "xml",
-    "text/csv": "csv",
-    "text/tab-separated-values": "tsv",
-}
-GRAPH_TYPES = {
-    "text/turtle": "ttl",
-    "application/x-turtle": "ttl",
-    "application/n-triples": "nt",
-    "text/plain": "nt",
-    "application/ld+json": "jsonld",
-    "application/json": "jsonld",
-    "application/rdf+xml": "xml",
-    "application/xml": "xml",
-}
-MEDIA = {
-    "json": "application/sparql-results+json",
-    "xml": "application/sparql-results+xml",
-    "csv": "text/csv; charset=utf-8",
-    "tsv": "text/tab-separated-values; charset=utf-8",
-}
-GRAPH_MEDIA = {
-    "ttl": "text/turtle; charset=utf-8",
-    "nt": "application/n-triples",
-    "jsonld": "application/ld+json",
-    "xml": "application/rdf+xml",
-}
 UPDATE_WORDS = {
     "INSERT",
     "DELETE",
@@ -93,6 +63,16 @@ class QueryInfo:
 _SERVICE_WORD = re.compile(r"(?<![\w?$:/#@\\%-])SERVICE", re.I)
 
 
+#: the words for which :func:`inspect_query` reads the tokens (an update, a dataset clause):
+#: a text without any of them outside its comments, in any case, even inside strings and
+#: IRIs, is inspected by a few scans in C
+#: (the Python tokenizer cost about a millisecond a request on /sparql)
+_NEEDS_TOKENS = re.compile(
+    r"(?<![\w?$:/#@\\%-])(?:FROM|" + "|".join(sorted(UPDATE_WORDS)) + r")(?![\w-])", re.I
+)
+_FORM_WORD = re.compile(r"(?<![\w?$:/#@\\%-])(SELECT|ASK|CONSTRUCT|DESCRIBE)(?![\w-])", re.I)
+
+
 def inspect_query(text: str) -> QueryInfo:
     """What a query asks: its tokens (comments, strings, IRIs skipped); SERVICE, its raw text.
 
@@ -101,6 +81,10 @@ def inspect_query(text: str) -> QueryInfo:
     ('SELECT', True, ['http://ex.org/g'])
     >>> inspect_query('INSERT DATA { <a:b> <c:d> "e" }').update
     True
+    >>> inspect_query('PREFIX : <http://ex.org/> ask { ?s :with ?o }').form
+    'ASK'
+    >>> inspect_query('# a comment\\nselect * { ?s ?p ?o }').form, inspect_query('{ }').form
+    ('SELECT', None)
     >>> inspect_query('SELECT ?service { ?service ex:service <http://ex.org/service> }').service
     False
     >>> inspect_query('PREFIX : <http://ex.org/> SELECT * { SERVICE:x { ?s ?p ?o } }').service
@@ -116,6 +100,15 @@ def inspect_query(text: str) -> QueryInfo:
     than clever (see ``_SERVICE_WORD``); a query can spell it ``CONCAT("SER", "VICE")``.
     """
     info = QueryInfo()
+    if "\\" not in text and not _NEEDS_TOKENS.search(lexer.without_comments(text)):
+        # no word that could start an update or a dataset clause outside comments: only the
+        # form is left to find, and a form word in a string errs only towards the engine,
+        # which then refuses the text itself (400). Without a backslash (no escapes, where
+        # scanners can disagree on where a string starts) the comments are the tokenizer's.
+        form = _FORM_WORD.search(text)
+        info.form = form.group(1).upper() if form else None
+        info.service = bool(_SERVICE_WORD.search(text))
+        return info
     prefixes: dict[str, str] = {}
     base = ""
     tokens = [(token.kind, token.value) for token in lexer.tokens(text)]
@@ -148,27 +141,6 @@ def _expand(token: tuple[str, str], prefixes: dict[str, str]) -> str:
         return value[1:-1]
     prefix, _, local = value.partition(":")
     return prefixes.get(prefix, prefix + ":") + local
-
-
-def negotiate(accept: str, choices: dict[str, str], default: str) -> str:
-    """The first acceptable format, by the order and the q-values of an Accept header."""
-    ranked = []
-    for position, part in enumerate(accept.split(",")):
-        media, *params = [p.strip() for p in part.split(";")]
-        q = 1.0
-        for param in params:
-            if param.startswith("q="):
-                try:
-                    q = float(param[2:])
-                except ValueError:
-                    q = 0.0
-        ranked.append((-q, position, media.lower()))
-    for _, _, media in sorted(ranked):
-        if media in choices:
-            return choices[media]
-        if media in ("*/*", "application/*", "text/*"):
-            return default
-    return default
 
 
 def _params() -> tuple[str | None, list[str], list[str]]:
@@ -210,7 +182,10 @@ def sparql():
         return Response(status=204)
     query, default_graphs, named_graphs = _params()
     if query is None:
-        if request.accept_mimetypes.best_match([*GRAPH_TYPES, "text/html"]) == "text/html":
+        wanted = negotiate(
+            "description", request.headers.get("Accept"), format_params(request.values)
+        )
+        if wanted.kind == "html":
             return redirect(url_for("pages.editor"))  # a browser: the query editor
         return service_description()
     limits = current_app.config
@@ -226,20 +201,19 @@ def sparql():
             "SERVICE is not allowed: this endpoint never makes outbound requests (the word is "
             'refused anywhere in the query, strings too: write CONCAT("SER", "VICE") to match it)'
         )
-    known = set(current_app.extensions["yili"].graphs)
+    state = current_app.extensions["yili"]
+    known = set(state.graphs)
     for iri in [*info.from_graphs, *info.from_named, *default_graphs, *named_graphs]:
         if iri not in known:
             raise ProtocolError(
                 f"graph {iri} is not in this dataset (remote graphs are not "
                 "fetched); the graphs are: " + ", ".join(sorted(known))
             )
-    accept = request.headers.get("Accept", "*/*")
-    fmt = request.args.get("format") or negotiate(accept, SELECT_TYPES, "json")
-    graph_fmt = request.args.get("format") or negotiate(accept, GRAPH_TYPES, "ttl")
-    if fmt not in MEDIA:
-        fmt = "json"
-    if graph_fmt not in GRAPH_MEDIA:
-        graph_fmt = "ttl"
+    # the answer's kind is known from the query's form: its formats alone are negotiated
+    kind = "results" if info.form in ("SELECT", "ASK") else "graph"
+    chosen = negotiate(kind, request.headers.get("Accept"), format_params(request.values))
+    fmt = chosen.name if kind == "results" else "json"
+    graph_fmt = chosen.name if kind == "graph" else "ttl"
     job = Job(
         query,
         fmt,
@@ -249,17 +223,34 @@ def sparql():
         tuple(named_graphs),
         base_iri=request.base_url,  # the service's BASE IRI (SPARQL 1.1 Protocol 2.1.3)
     )
-    kind, body, truncated = current_app.extensions["yili"].pool.run(job)
-    media = GRAPH_MEDIA[graph_fmt] if kind == "graph" else MEDIA[fmt]
+    # a request answered before (same text, format, graphs, base, row cap) passed every check
+    # above then, and the dataset has not changed: its answer is remembered
+    remembered = state.results.get(job) if state.results is not None else None
+    if remembered is not None:
+        return _response(*remembered, chosen.content_type, limits["MAX_ROWS"])
+    # the worker need not read the text again for its FROM (it used to tokenize it)
+    # a client that hangs up stops its query (waitress sees it: request lookahead)
+    gone = request.environ.get("waitress.client_disconnected")
+    answer = state.pool.run(
+        replace(job, dataset_clause=bool(info.from_graphs or info.from_named)), cancelled=gone
+    )
+    if state.results is not None:
+        state.results.put(job, answer)
+    return _response(*answer, chosen.content_type, limits["MAX_ROWS"])
+
+
+def _response(kind: str, body: bytes, truncated: bool, media: str, max_rows) -> Response:
     response = Response(body, content_type=media)
     if truncated:
-        response.headers["X-Yili-Truncated"] = f"true; at most {limits['MAX_ROWS']} rows"
+        response.headers["X-Yili-Truncated"] = f"true; at most {max_rows} rows"
     return response
 
 
 def service_description() -> Response:
     """The SPARQL 1.1 Service Description of the endpoint (Turtle, or by Accept)."""
     from rdflib import RDF, BNode, Graph, Literal, Namespace, URIRef
+
+    from yili_kg.loaders.iris import DATASET
 
     sd = Namespace("http://www.w3.org/ns/sparql-service-description#")
     formats = Namespace("http://www.w3.org/ns/formats/")
@@ -291,6 +282,10 @@ def service_description() -> Response:
         named = BNode()
         graph.add((dataset, sd.namedGraph, named))
         graph.add((named, sd.name, URIRef(iri)))
+    # linked to the dataset's VoID/DCAT description, which names this endpoint
+    graph.add((service, URIRef("http://www.w3.org/ns/dcat#servesDataset"), DATASET))
+    see_also = URIRef("http://www.w3.org/2000/01/rdf-schema#seeAlso")
+    graph.add((service, see_also, URIRef(request.host_url + "void")))
     graph.add(
         (
             service,
@@ -298,6 +293,5 @@ def service_description() -> Response:
             Literal("yili-kg SPARQL endpoint", lang="en"),
         )
     )
-    fmt = negotiate(request.headers.get("Accept", "text/turtle"), GRAPH_TYPES, "ttl")
-    rdflib_format = {"ttl": "turtle", "nt": "nt", "jsonld": "json-ld", "xml": "xml"}[fmt]
-    return Response(graph.serialize(format=rdflib_format), content_type=GRAPH_MEDIA[fmt])
+    chosen = negotiate("graph", request.headers.get("Accept"), format_params(request.values))
+    return Response(graph.serialize(format=chosen.rdflib), content_type=chosen.content_type)

@@ -3,8 +3,11 @@
 All three answer :meth:`query` with a :class:`Answer`: the kind (``select``, ``ask``, ``graph``)
 and rows or triples as plain RDF terms, serialisable to the SPARQL result formats and the RDF
 syntaxes the endpoint negotiates. Parameters are bound as RDF terms — Oxigraph's
-substitutions, rdflib's ``initBindings``, a ``VALUES`` block for a remote endpoint — never
-pasted into the query text.
+rdflib's ``initBindings``; for Oxigraph and a remote endpoint a ``VALUES`` block of
+terms in their N-Triples form (:func:`bind_values`) — never pasted into the query text.
+Oxigraph's own ``substitutions=`` would be the engine's way, but it refuses a variable
+that is not in the SELECT projection (pyoxigraph 0.5: 25 of the 28 canned queries bind
+one; ``tests/test_store.py`` checks it still does, so the day it does not, it says so).
 
 rdflib's query parser is not thread-safe (rdflib #1282): it parses under a lock.
 """
@@ -13,32 +16,25 @@ from __future__ import annotations
 
 import csv
 import io
+import itertools
 import json
 import threading
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from yili_kg.loaders.errors import BuildMissing, YiliError
 from yili_kg.service.lexer import has_dataset_clause, where_group
-
-RESULT_TYPES = {
-    "json": "application/sparql-results+json",
-    "xml": "application/sparql-results+xml",
-    "csv": "text/csv",
-    "tsv": "text/tab-separated-values",
-}
-GRAPH_TYPES = {
-    "ttl": "text/turtle",
-    "nt": "application/n-triples",
-    "jsonld": "application/ld+json",
-    "xml": "application/rdf+xml",
-}
-
 
 # rdflib's SPARQL parser (pyparsing) is not thread-safe (rdflib #1282): two threads parsing
 # at once garble each other's parse ("Param.postParse2() missing 1 required positional
 # argument"). Every prepareQuery in the service takes this lock.
 RDFLIB_PARSE_LOCK = threading.Lock()
+
+
+#: Oxigraph's evaluation errors that are the query's fault (it raises RuntimeError for them)
+QUERY_FAULTS = ("The custom function",)
 
 
 class QueryError(YiliError):
@@ -55,8 +51,11 @@ class Term:
     value: str
     lang: str | None = None
     datatype: str | None = None
+    parts: tuple | None = None  # an RDF 1.2 triple term: (subject, predicate, object) Terms
 
     def n3(self) -> str:
+        if self.parts is not None:  # N-Triples 1.2 triple term
+            return "<<( " + " ".join(t.n3() for t in self.parts) + " )>>"
         if self.type == "uri":
             return f"<{self.value}>"
         if self.type == "bnode":
@@ -92,6 +91,21 @@ class Answer:
             tuple(r[v].key() if v in r else ("",) for v in self.variables) for r in self.rows
         )
 
+    @classmethod
+    def from_json(cls, body: bytes) -> Answer:
+        """An answer from its SPARQL JSON results (as :meth:`serialise` writes them)."""
+        parsed = json.loads(body)
+        if "boolean" in parsed:
+            return cls("ask", boolean=bool(parsed["boolean"]))
+        rows = [
+            {
+                var: Term(cell["type"], cell["value"], cell.get("xml:lang"), cell.get("datatype"))
+                for var, cell in binding.items()
+            }
+            for binding in parsed["results"]["bindings"]
+        ]
+        return cls("select", list(parsed["head"]["vars"]), rows)
+
     # -- serialisation -------------------------------------------------------------------
     def to_json(self) -> dict:
         if self.kind == "ask":
@@ -100,12 +114,7 @@ class Answer:
         for row in self.rows:
             out = {}
             for var, term in row.items():
-                cell = {"type": term.type, "value": term.value}
-                if term.lang:
-                    cell["xml:lang"] = term.lang
-                if term.datatype:
-                    cell["datatype"] = term.datatype
-                out[var] = cell
+                out[var] = _json_term(term)
             bindings.append(out)
         return {"head": {"vars": self.variables}, "results": {"bindings": bindings}}
 
@@ -120,10 +129,27 @@ class Answer:
         raise QueryError(f"unknown result format {fmt!r}")
 
     def serialise_graph(self, fmt: str) -> bytes:
-        """CONSTRUCT/DESCRIBE results in ``ttl``, ``nt``, ``jsonld`` or ``xml``."""
+        """CONSTRUCT/DESCRIBE results in ``ttl``, ``nt``, ``jsonld`` or ``xml``.
+
+        Triple terms (RDF 1.2) are written in N-Triples 1.2, which is Turtle 1.2 too; JSON-LD
+        and RDF/XML cannot carry them: a 400 that says so.
+        """
         from rdflib import Graph
 
-        graph = Graph()
+        if any(t.parts is not None for triple in self.triples for t in triple):
+            if fmt not in ("ttl", "nt"):
+                raise QueryError(
+                    "the answer holds RDF 1.2 triple terms, which JSON-LD and RDF/XML cannot "
+                    "express: ask for text/turtle or application/n-triples"
+                )
+            lines = (" ".join(t.n3() for t in triple) + " .\n" for triple in self.triples)
+            return "".join(lines).encode()
+
+        from yili_kg.service.export import PREFIXES
+
+        graph = Graph(bind_namespaces="none")
+        for prefix, namespace in PREFIXES.items():  # yl:, crm: … (rdflib's own: ns1:, ns2:)
+            graph.bind(prefix, namespace)
         for triple in self.triples:
             graph.add(tuple(_to_rdflib(t) for t in triple))
         rdflib_format = {"ttl": "turtle", "nt": "nt", "jsonld": "json-ld", "xml": "xml"}[fmt]
@@ -131,7 +157,7 @@ class Answer:
 
 
 def _results_xml(answer: Answer) -> str:
-    from xml.sax.saxutils import escape, quoteattr
+    from xml.sax.saxutils import quoteattr
 
     out = ['<?xml version="1.0"?>', '<sparql xmlns="http://www.w3.org/2005/sparql-results#">']
     if answer.kind == "ask":
@@ -146,19 +172,41 @@ def _results_xml(answer: Answer) -> str:
     for row in answer.rows:
         out.append("<result>")
         for var, term in row.items():
-            if term.type == "uri":
-                body = f"<uri>{escape(term.value)}</uri>"
-            elif term.type == "bnode":
-                body = f"<bnode>{escape(term.value)}</bnode>"
-            else:
-                attrs = f" xml:lang={quoteattr(term.lang)}" if term.lang else ""
-                if term.datatype:
-                    attrs += f" datatype={quoteattr(term.datatype)}"
-                body = f"<literal{attrs}>{escape(term.value)}</literal>"
-            out.append(f"<binding name={quoteattr(var)}>{body}</binding>")
+            out.append(f"<binding name={quoteattr(var)}>{_xml_term(term)}</binding>")
         out.append("</result>")
     out.append("</results></sparql>")
     return "\n".join(out)
+
+
+def _xml_term(term: Term) -> str:
+    """A term in the SPARQL XML results (a triple term as SPARQL 1.2's <triple>)."""
+    from xml.sax.saxutils import escape, quoteattr
+
+    if term.parts is not None:
+        s, p, o = (_xml_term(t) for t in term.parts)
+        inner = f"<subject>{s}</subject><predicate>{p}</predicate><object>{o}</object>"
+        return f"<triple>{inner}</triple>"
+    if term.type == "uri":
+        return f"<uri>{escape(term.value)}</uri>"
+    if term.type == "bnode":
+        return f"<bnode>{escape(term.value)}</bnode>"
+    attrs = f" xml:lang={quoteattr(term.lang)}" if term.lang else ""
+    if term.datatype:
+        attrs += f" datatype={quoteattr(term.datatype)}"
+    return f"<literal{attrs}>{escape(term.value)}</literal>"
+
+
+def _json_term(term: Term) -> dict:
+    """A term in the SPARQL JSON results (a triple term as SPARQL 1.2's "triple")."""
+    if term.parts is not None:
+        s, p, o = (_json_term(t) for t in term.parts)
+        return {"type": "triple", "value": {"subject": s, "predicate": p, "object": o}}
+    cell = {"type": term.type, "value": term.value}
+    if term.lang:
+        cell["xml:lang"] = term.lang
+    if term.datatype:
+        cell["datatype"] = term.datatype
+    return cell
 
 
 def _results_table(answer: Answer, fmt: str) -> str:
@@ -188,13 +236,188 @@ def _results_table(answer: Answer, fmt: str) -> str:
 def _csv_cell(term: Term | None) -> str:
     if term is None:
         return ""
+    if term.parts is not None:  # no plain value: the N-Triples 1.2 form
+        return term.n3()
     return f"_:{term.value}" if term.type == "bnode" else term.value
+
+
+class _EngineFormats(dict):
+    """Our format names → pyoxigraph's format objects (pyoxigraph imported on first use)."""
+
+    def __init__(self, kind: str, names: dict[str, str]):
+        super().__init__()
+        self.kind, self.names = kind, names
+
+    def __missing__(self, fmt: str):
+        import pyoxigraph as ox
+
+        if fmt not in self.names:
+            raise QueryError(f"unknown {self.kind} format {fmt!r}")
+        value = self[fmt] = getattr(getattr(ox, self.kind), self.names[fmt])
+        return value
+
+
+ENGINE_RESULTS = _EngineFormats(
+    "QueryResultsFormat", {"json": "JSON", "xml": "XML", "csv": "CSV", "tsv": "TSV"}
+)
+ENGINE_GRAPHS = _EngineFormats(
+    "RdfFormat", {"ttl": "TURTLE", "nt": "N_TRIPLES", "jsonld": "JSON_LD", "xml": "RDF_XML"}
+)
+
+
+class AnswerTooLarge(Exception):
+    """An answer past the byte cap (``MAX_ANSWER_MB``): ``size`` bytes written when it was
+    stopped (the whole answer is at least that)."""
+
+    def __init__(self, size: int):
+        super().__init__(f"the answer is more than {size} bytes")
+        self.size = size
+
+
+class Unwritable(Exception):
+    """An answer the asked format cannot carry (RDF/XML needs a QName for every predicate)."""
+
+
+class _CappedWriter:
+    """Where the engine writes an answer: it stops the writing (raises :class:`Full`) once
+    the answer surely holds more than ``limit`` rows, so that a huge answer is not written
+    whole to be cut (every triple of the dataset: 10 s to write, for 10000 rows kept), and
+    (raises :class:`AnswerTooLarge`) once it holds more than ``max_bytes``, so that an
+    answer of few huge rows is not written whole to be refused.
+    Rows are counted by their separators, exact in XML and TSV, an upper bound in JSON
+    and CSV (a value may hold one)."""
+
+    class Full(Exception):
+        pass
+
+    MARKERS = {"xml": b"<result>", "tsv": b"\n", "csv": b"\n", "json": b"},{"}
+
+    def __init__(self, fmt: str, limit: int | None, max_bytes: int = 0):
+        self.marker = self.MARKERS[fmt]
+        # rows past which the answer is surely cut: a header line in TSV and CSV; the first
+        # JSON row has no separator before it
+        if limit is None:
+            self.stop = float("inf")
+        else:
+            self.stop = limit + (1 if fmt in ("tsv", "csv") else 0) + (0 if fmt == "json" else 1)
+        self.max_bytes = max_bytes
+        self.size = 0
+        self.chunks: list[bytes] = []
+        self.count = 0
+        self.tail = b""
+
+    def write(self, data) -> int:
+        chunk = bytes(data)
+        self.size += len(chunk)
+        if self.max_bytes and self.size > self.max_bytes:
+            raise AnswerTooLarge(self.size)
+        self.chunks.append(chunk)
+        self.count += (self.tail + chunk).count(self.marker) - self.tail.count(self.marker)
+        self.tail = chunk[-(len(self.marker) - 1) :] if len(self.marker) > 1 else b""
+        if self.count > self.stop:
+            raise self.Full()
+        return len(chunk)
+
+    def flush(self) -> None:
+        pass
+
+    def body(self) -> bytes:
+        return b"".join(self.chunks)
+
+
+def cut_results(body: bytes, fmt: str, limit: int) -> tuple[bytes, bool]:
+    """SPARQL results (as the engine wrote them) cut to ``limit`` rows; whether it cut.
+
+    Counted in the bytes: cheaply bounded first (an answer that cannot hold more rows is
+    returned as it is), exactly only when it may. XML escapes ``<`` in values, so each
+    ``<result>`` is a row; TSV writes terms in N-Triples form, one line a row; JSON and CSV
+    may hold the separators inside values, so they are parsed when the bound is passed.
+
+    >>> cut_results(b"?x\\n<a:1>\\n<a:2>\\n", "tsv", 1)
+    (b'?x\\n<a:1>\\n', True)
+    >>> cut_results(b'{"head":{"vars":["x"]},"results":{"bindings":[{},{}]}}', "json", 1)
+    (b'{"head":{"vars":["x"]},"results":{"bindings":[{}]}}', True)
+    """
+    if fmt == "xml":
+        marker = b"<result>"
+        if body.count(marker) <= limit:
+            return body, False
+        at = -1
+        for _ in range(limit + 1):
+            at = body.index(marker, at + 1)
+        return body[:at] + b"</results></sparql>", True
+    if fmt == "tsv":
+        if body.count(b"\n") <= limit + 1:  # the header line, then a line a row
+            return body, False
+        at = -1
+        for _ in range(limit + 1):
+            at = body.index(b"\n", at + 1)
+        return body[: at + 1], True
+    if fmt == "json":
+        if body.count(b"},{") + 1 <= limit:  # rows are separated by },{ (values may add more)
+            return body, False
+        parsed = json.loads(body)
+        rows = parsed["results"]["bindings"]
+        if len(rows) <= limit:
+            return body, False
+        parsed["results"]["bindings"] = rows[:limit]
+        return json.dumps(parsed, ensure_ascii=False, separators=(",", ":")).encode(), True
+    if fmt == "csv":
+        if body.count(b"\n") <= limit + 1:
+            return body, False
+        rows = list(csv.reader(io.StringIO(body.decode("utf-8"), newline="")))
+        if len(rows) <= limit + 1:
+            return body, False
+        buffer = io.StringIO()
+        csv.writer(buffer, lineterminator="\r\n").writerows(rows[: limit + 1])
+        return buffer.getvalue().encode(), True
+    raise QueryError(f"unknown result format {fmt!r}")
+
+
+def serialised_answer(
+    store, sparql: str, fmt: str, graph_fmt: str, limit=None, max_bytes: int = 0, **options
+):
+    """(kind, body, truncated) of a query on any store: the engine's writers on Oxigraph,
+    :class:`Answer`'s serialisation on the others (rdflib, the reference). An answer past
+    ``max_bytes`` (0: no cap) raises :class:`AnswerTooLarge`, one the format cannot carry
+    :class:`Unwritable`."""
+    if isinstance(store, OxigraphStore):
+        return store.serialised(sparql, fmt, graph_fmt, limit, max_bytes=max_bytes, **options)
+    options.pop("dataset_clause", None)  # rdflib reads the query's FROM itself
+    answer = store.query(sparql, limit=limit, **options)
+    if answer.kind == "graph":
+        try:
+            body = answer.serialise_graph(graph_fmt)
+        except Exception as exc:  # RDF/XML cannot name every predicate (no QName)
+            raise Unwritable(str(exc)) from exc
+    else:
+        body = answer.serialise(fmt)
+    _check_size(body, max_bytes)
+    return answer.kind, body, answer.truncated
+
+
+def _check_qnames(predicates) -> None:
+    """RDF/XML names each predicate by a QName: one that ends in no name (``urn:b:``) cannot
+    be written (the engine writes ``<oxprefix:>``, which no XML parser reads; rdflib, the
+    reference, refuses it): :class:`Unwritable`, as rdflib splits IRIs."""
+    from rdflib.namespace import split_uri
+
+    for iri in predicates:
+        try:
+            split_uri(iri)
+        except ValueError as exc:
+            raise Unwritable(f"no QName for the predicate <{iri}>") from exc
+
+
+def _check_size(body: bytes, max_bytes: int) -> None:
+    if max_bytes and len(body) > max_bytes:
+        raise AnswerTooLarge(len(body))
 
 
 # ----------------------------------------------------------------------------- conversions
 
 
-def _from_oxigraph(term) -> Term:
+def _from_oxigraph(term: Any) -> Term:
     import pyoxigraph as ox
 
     if isinstance(term, ox.NamedNode):
@@ -202,16 +425,20 @@ def _from_oxigraph(term) -> Term:
     if isinstance(term, ox.BlankNode):
         return Term("bnode", term.value)
     if isinstance(term, ox.Literal):
-        datatype = term.datatype.value if term.datatype else None
+        datatype: str | None = term.datatype.value if term.datatype else None
         if term.language:
             return Term("literal", term.value, lang=term.language)
         if datatype == "http://www.w3.org/2001/XMLSchema#string":
             datatype = None
         return Term("literal", term.value, datatype=datatype)
-    return Term("triple", str(term))
+    if isinstance(term, ox.Triple):
+        parts = (_from_oxigraph(term.subject), _from_oxigraph(term.predicate))
+        parts += (_from_oxigraph(term.object),)
+        return Term("triple", str(term), parts=parts)
+    raise QueryError(f"an answer holds a term this service cannot write: {term!r}")
 
 
-def _to_oxigraph(term):
+def _to_oxigraph(term: Any) -> Any:
     import pyoxigraph as ox
     from rdflib import BNode, Literal, URIRef
 
@@ -228,7 +455,7 @@ def _to_oxigraph(term):
     raise QueryError(f"cannot bind {term!r}")
 
 
-def _from_rdflib(term) -> Term:
+def _from_rdflib(term: Any) -> Term:
     from rdflib import BNode, Literal, URIRef
 
     if isinstance(term, URIRef):
@@ -245,7 +472,7 @@ def _from_rdflib(term) -> Term:
     return Term("literal", str(term))
 
 
-def _to_rdflib(term: Term):
+def _to_rdflib(term: Term) -> Any:
     from rdflib import BNode, Literal, URIRef
 
     if term.type == "uri":
@@ -303,7 +530,7 @@ class OxigraphStore:
 
     name = "oxigraph"
 
-    def __init__(self, store, path: Path | None = None):
+    def __init__(self, store: Any, path: Path | None = None):
         self.store = store
         self.path = path
 
@@ -312,26 +539,115 @@ class OxigraphStore:
         """``verified``: the caller has just checked the dataset's checksum (skip a re-read)."""
         import pyoxigraph as ox
 
-        from yili_kg.loaders.built import DATASET_NAME, check_dataset, read_manifest
+        from yili_kg.loaders.built import (
+            DATASET_NAME,
+            check_dataset,
+            check_store,
+            dataset_sha256,
+            read_manifest,
+        )
 
         dataset = build_dir / DATASET_NAME if verified else check_dataset(build_dir)
-        manifest = read_manifest(build_dir) or {}
+        if not verified:
+            check_store(build_dir)
         persisted = build_dir / "oxigraph"
         if (
             persisted.exists()
             and (persisted / "BUILD").exists()
-            and ((persisted / "BUILD").read_text() == manifest["dataset"]["sha256"])
+            and ((persisted / "BUILD").read_text() == dataset_sha256(read_manifest(build_dir)))
         ):
             try:
                 return cls(ox.Store.read_only(str(persisted)), dataset)
-            except OSError:
-                pass  # fall back to loading the dataset file
+            except Exception:  # noqa: BLE001 (RocksDB's errors on a damaged store vary)
+                pass  # fall back to loading the dataset file, which was checked
         store = ox.Store()
         store.bulk_load(path=str(dataset), format=ox.RdfFormat.N_QUADS)
         return cls(store, dataset)
 
     def graphs(self) -> list[str]:
         return sorted(g.value for g in self.store.named_graphs())
+
+    def _run(self, sparql, bindings, default_graphs, named_graphs, base_iri, dataset_clause=None):
+        """The engine's own result object for the query (solutions, boolean or triples)."""
+        import pyoxigraph as ox
+
+        options: dict = {}
+        if base_iri:
+            options["base_iri"] = base_iri  # relative IRIs resolve against it (BASE wins)
+        if default_graphs or named_graphs:
+            # the protocol's dataset is exactly the graphs it names (SPARQL 1.1 Protocol
+            # 2.1.4): no named graphs besides named-graph-uri's, and an empty default graph
+            # when only named-graph-uri is given
+            options["default_graph"] = [ox.NamedNode(g) for g in default_graphs]
+            options["named_graphs"] = [ox.NamedNode(g) for g in named_graphs]
+        elif not (has_dataset_clause(sparql) if dataset_clause is None else dataset_clause):
+            # Oxigraph's union option would override the query's own FROM / FROM NAMED
+            options["use_default_graph_as_union"] = True
+        try:
+            result = self.store.query(bind_values(sparql, bindings), **options)
+        except SyntaxError as exc:
+            raise QueryError(f"SPARQL syntax error: {exc}") from exc
+        except OSError as exc:
+            raise QueryError(f"query failed: {exc}") from exc
+        except RuntimeError as exc:  # the query's fault (an unknown function …): 400, not 500
+            if any(fault in str(exc) for fault in QUERY_FAULTS):
+                raise QueryError(f"query failed: {exc}") from exc
+            raise
+        return result
+
+    def serialised(
+        self,
+        sparql: str,
+        fmt: str = "json",
+        graph_fmt: str = "ttl",
+        limit: int | None = None,
+        default_graphs=(),
+        named_graphs=(),
+        base_iri: str | None = None,
+        dataset_clause: bool | None = None,
+        max_bytes: int = 0,
+    ) -> tuple[str, bytes, bool]:
+        """(kind, body, truncated): the answer written by the engine's own result writers.
+
+        No term crosses into Python: the solutions go from the store to bytes in Rust (the
+        term-by-term :class:`Answer` cost 1–10 ms a request). At most ``limit`` rows or
+        triples: an answer that may hold more is counted in its bytes, and cut there. An
+        answer past ``max_bytes`` (0: no cap) is stopped there: :class:`AnswerTooLarge`.
+        """
+        import pyoxigraph as ox
+
+        result = self._run(sparql, None, default_graphs, named_graphs, base_iri, dataset_clause)
+        if isinstance(result, ox.QueryBoolean):
+            if fmt in ("csv", "tsv"):  # the engine writes a bare true/false; ours names it
+                return "ask", Answer("ask", boolean=bool(result)).serialise(fmt), False
+            return "ask", result.serialize(format=ENGINE_RESULTS[fmt]), False
+        if isinstance(result, ox.QuerySolutions):
+            if limit is None and not max_bytes:
+                return "select", result.serialize(format=ENGINE_RESULTS[fmt]), False
+            writer = _CappedWriter(fmt, limit, max_bytes)
+            try:
+                result.serialize(writer, format=ENGINE_RESULTS[fmt])
+            except _CappedWriter.Full:
+                if fmt in ("json", "csv"):  # rows not countable in a prefix: the exact path
+                    answer = self.query(sparql, None, limit, default_graphs, named_graphs, base_iri)
+                    body = answer.serialise(fmt)
+                    _check_size(body, max_bytes)
+                    return "select", body, answer.truncated
+            if limit is None:
+                return "select", writer.body(), False
+            body, truncated = cut_results(writer.body(), fmt, limit)
+            return "select", body, truncated
+        triples = list(itertools.islice(result, None if limit is None else limit + 1))
+        truncated = limit is not None and len(triples) > limit
+        kept = triples[:limit] if truncated else triples
+        if graph_fmt == "xml":
+            _check_qnames({t.predicate.value for t in kept})
+        try:
+            body = ox.serialize(kept, format=ENGINE_GRAPHS[graph_fmt])
+        except (ValueError, OSError) as exc:
+            raise Unwritable(str(exc)) from exc
+        _check_size(body, max_bytes)
+        return "graph", body, truncated
 
     def query(
         self,
@@ -344,24 +660,7 @@ class OxigraphStore:
     ) -> Answer:
         import pyoxigraph as ox
 
-        options: dict = {}
-        if base_iri:
-            options["base_iri"] = base_iri  # relative IRIs resolve against it (BASE wins)
-        if default_graphs or named_graphs:
-            # the protocol's dataset is exactly the graphs it names (SPARQL 1.1 Protocol
-            # 2.1.4): no named graphs besides named-graph-uri's, and an empty default graph
-            # when only named-graph-uri is given
-            options["default_graph"] = [ox.NamedNode(g) for g in default_graphs]
-            options["named_graphs"] = [ox.NamedNode(g) for g in named_graphs]
-        elif not has_dataset_clause(sparql):
-            # Oxigraph's union option would override the query's own FROM / FROM NAMED
-            options["use_default_graph_as_union"] = True
-        try:
-            result = self.store.query(bind_values(sparql, bindings), **options)
-        except SyntaxError as exc:
-            raise QueryError(f"SPARQL syntax error: {exc}") from exc
-        except OSError as exc:
-            raise QueryError(f"query failed: {exc}") from exc
+        result = self._run(sparql, bindings, default_graphs, named_graphs, base_iri)
         if isinstance(result, ox.QueryBoolean):
             return Answer("ask", boolean=bool(result))
         # an answer repeats its terms (the same role, kind, phase on many rows): each is
@@ -376,7 +675,7 @@ class OxigraphStore:
 
         if isinstance(result, ox.QuerySolutions):
             variables = [v.value for v in result.variables]
-            rows = []
+            rows: list[dict[str, Term]] = []
             truncated = False
             for solution in result:
                 if limit is not None and len(rows) >= limit:
@@ -385,7 +684,7 @@ class OxigraphStore:
                 values = zip(variables, solution, strict=True)
                 rows.append({v: convert(t) for v, t in values if t is not None})
             return Answer("select", variables, rows, truncated=truncated)
-        triples = []
+        triples: list[tuple[Term, Term, Term]] = []
         for triple in result:
             if limit is not None and len(triples) >= limit:
                 return Answer("graph", triples=triples, truncated=True)
@@ -396,7 +695,10 @@ class OxigraphStore:
 
 
 class RdflibStore:
-    """rdflib's memory store, the reference: slower, but the one the build itself uses."""
+    """rdflib's memory store, plain: the reference the tests compare Oxigraph against, and a
+    cross-check for a user (``--store rdflib``). Its queries are rdflib's own, prepared once
+    and bound by ``initBindings``, with nothing of ours between (slow on the whole book:
+    rdflib orders a pattern's triples statically)."""
 
     name = "rdflib"
     _parse_lock = RDFLIB_PARSE_LOCK
@@ -404,7 +706,6 @@ class RdflibStore:
     def __init__(self, dataset):
         self.dataset = dataset
         self._prepared: dict[str, object] = {}
-        self._counts = PatternCounts(dataset)  # the cost model that orders patterns
 
     @classmethod
     def open(cls, build_dir: Path) -> RdflibStore:
@@ -413,7 +714,7 @@ class RdflibStore:
 
         return cls(load_dataset(check_dataset(build_dir)))
 
-    def prepare(self, sparql: str):
+    def prepare(self, sparql: str) -> Any:
         from rdflib.plugins.sparql import prepareQuery
 
         if sparql not in self._prepared:
@@ -422,31 +723,8 @@ class RdflibStore:
                     prepared = prepareQuery(sparql)
                 except Exception as exc:  # pyparsing ParseException, bare Exceptions
                     raise QueryError(f"SPARQL syntax error: {exc}") from exc
-            walk_bgps(prepared.algebra, {}, set(), self._counts)
             self._prepared[sparql] = prepared
         return self._prepared[sparql]
-
-    def bound(self, sparql: str, bindings: dict):
-        """The prepared query with its parameters put into its triple patterns, reordered.
-
-        rdflib orders a pattern's triples once, when it prepares the query, not knowing which
-        variables ``initBindings`` will bind; a bound parameter then filters late, after
-        every other triple has been joined (one query took minutes). Putting the RDF terms in
-        the patterns of the algebra lets rdflib's own reordering start from them.
-        """
-        from rdflib import Variable
-        from rdflib.plugins.sparql import prepareQuery
-
-        key = (sparql, tuple(sorted((k, v.n3()) for k, v in bindings.items())))
-        if key in self._prepared:
-            return self._prepared[key]
-        self.prepare(sparql)  # a syntax error is reported once, as a QueryError
-        with self._parse_lock:
-            bound = prepareQuery(sparql)  # a fresh algebra of our own to change in place
-        terms = {Variable(k): v for k, v in bindings.items()}
-        walk_bgps(bound.algebra, terms, set(), self._counts)
-        self._prepared[key] = bound
-        return bound
 
     def graphs(self) -> list[str]:
         return sorted(
@@ -460,19 +738,24 @@ class RdflibStore:
         sparql: str,
         bindings: dict | None = None,
         limit: int | None = None,
-        default_graphs=(),
-        named_graphs=(),
+        default_graphs: Sequence[str] = (),
+        named_graphs: Sequence[str] = (),
         base_iri: str | None = None,
     ) -> Answer:
         if base_iri:  # a later BASE in the query's prologue still wins, as SPARQL says
             sparql = f"BASE <{base_iri}>\n{sparql}"
         if default_graphs or named_graphs:
             return self._query_dataset(sparql, default_graphs, named_graphs, limit)
-        prepared = self.bound(sparql, bindings) if bindings else self.prepare(sparql)
-        result = self.dataset.query(prepared, initBindings=bindings or {})
+        result = self.dataset.query(self.prepare(sparql), initBindings=bindings or {})
         return _answer_of(result, limit)
 
-    def _query_dataset(self, sparql, default_graphs, named_graphs, limit) -> Answer:
+    def _query_dataset(
+        self,
+        sparql: str,
+        default_graphs: Sequence[str],
+        named_graphs: Sequence[str],
+        limit: int | None,
+    ) -> Answer:
         """The protocol's default-graph-uri / named-graph-uri: a dataset of those graphs."""
         from rdflib import Dataset, URIRef
 
@@ -486,13 +769,14 @@ class RdflibStore:
         return _answer_of(view.query(self.prepare(sparql)), limit)
 
 
-def _answer_of(result, limit) -> Answer:
+def _answer_of(result: Any, limit: int | None) -> Answer:
     """An rdflib query result as an Answer (rows capped at ``limit``)."""
     if result.type == "ASK":
         return Answer("ask", boolean=bool(result.askAnswer))
     if result.type == "SELECT":
         variables = [str(v) for v in result.vars]
-        rows, truncated = [], False
+        rows: list[dict[str, Term]] = []
+        truncated = False
         for row in result:
             if limit is not None and len(rows) >= limit:
                 truncated = True
@@ -501,182 +785,15 @@ def _answer_of(result, limit) -> Answer:
                 {v: _from_rdflib(row[i]) for i, v in enumerate(variables) if row[i] is not None}
             )
         return Answer("select", variables, rows, truncated=truncated)
-    triples = [tuple(_from_rdflib(t) for t in triple) for triple in result]
+    triples = [(_from_rdflib(s), _from_rdflib(p), _from_rdflib(o)) for s, p, o in result]
     if limit is not None and len(triples) > limit:
         return Answer("graph", triples=triples[:limit], truncated=True)
     return Answer("graph", triples=triples)
 
 
-class PatternCounts:
-    """How many triples of the store match a triple pattern: the cost model of :func:`walk_bgps`.
-
-    For a pattern's constants (variables as wildcards): the matches, and how many distinct
-    subjects and objects they have, so that a pattern whose subject or object is already bound
-    is costed per binding (matches / distinct values). Counted once per shape, up to ``cap``
-    matches (a bigger count orders the same way).
-    """
-
-    def __init__(self, graph, cap: int = 50_000):
-        self.graph = graph
-        self.cap = cap
-        self._counts: dict[tuple, tuple[int, int, int]] = {}
-
-    def counts(self, shape: tuple) -> tuple[int, int, int]:
-        found = self._counts.get(shape)
-        if found is None:
-            from itertools import islice
-
-            subjects, objects, n = set(), set(), 0
-            for s, _, o in islice(self.graph.triples(shape), self.cap):
-                subjects.add(s)
-                objects.add(o)
-                n += 1
-            found = self._counts[shape] = (n, len(subjects), len(objects))
-        return found
-
-    def estimate(self, triple: tuple, bound: set) -> float:
-        """Expected matches of ``triple`` for one binding of the variables in ``bound``."""
-        from rdflib import Variable
-
-        shape = tuple(None if isinstance(t, Variable) else t for t in triple)
-        n, subjects, objects = self.counts(shape)
-        s, p, o = triple
-        if isinstance(s, Variable) and s in bound:
-            n /= max(1, subjects)
-        if isinstance(o, Variable) and o in bound:
-            n /= max(1, objects)
-        if isinstance(p, Variable) and p in bound:
-            n /= 10  # a bound predicate: rare in our queries; narrower than none
-        return n
-
-
-def walk_bgps(node, terms: dict, known: set, counts: PatternCounts) -> None:
-    """Put bound parameters into the triple patterns and order each pattern for rdflib.
-
-    rdflib orders a basic graph pattern once, statically, by the number of bound positions:
-    it does not know the variables a parameter binds, nor those the left side of an OPTIONAL
-    has bound when the right side runs, nor how many triples a pattern matches (an object
-    like a rite, of which thousands of things are part, counts as much as a clause's text).
-    Here each pattern is ordered greedily from the store's own counts (``counts``): next the
-    pattern expected to match fewest triples per binding, among those joined to what is
-    bound already (a cross product only when nothing is), counting as bound the parameters
-    and the variables bound before it.
-    """
-    from rdflib.plugins.sparql.parserutils import CompValue
-
-    if isinstance(node, list):
-        for item in node:
-            walk_bgps(item, terms, known, counts)
-        return
-    if not isinstance(node, CompValue):
-        return
-    if node.name == "BGP":
-        triples = [tuple(terms.get(t, t) for t in triple) for triple in node.triples]
-        ordered, bound = [], set(known)
-        while triples:
-            joined = [i for i, triple in enumerate(triples) if _pattern_variables(triple) & bound]
-            best = min(
-                joined or range(len(triples)),
-                key=lambda i, bound=bound: (counts.estimate(triples[i], bound), i),
-            )
-            triple = triples.pop(best)
-            ordered.append(triple)
-            bound |= _pattern_variables(triple)
-        _keep_order(node, ordered, set(known))
-        return
-    if node.name == "Join" and _monotone(node.p2):
-        # rdflib evaluates a join of two parts apart and then matches them, unless the join
-        # is "lazy" (the left part's bindings pushed into the right); it only marks joins
-        # lazy when nothing below is a join. A right part without filters or optionals
-        # gives the same answers either way, and lazily it never builds a cross product.
-        node["lazy"] = True
-    if node.name in ("LeftJoin", "Join", "Minus") and "p1" in node and "p2" in node:
-        walk_bgps(node.p1, terms, known, counts)
-        # the right side runs with the left side's bindings in an OPTIONAL and a lazy join
-        # (not in MINUS, nor in a join evaluated apart)
-        correlated = node.name == "LeftJoin" or node.get("lazy")
-        left = _variables_in(node.p1) if correlated else set()
-        walk_bgps(node.p2, terms, known | left, counts)
-        for key, value in node.items():
-            if key not in ("p1", "p2"):
-                walk_bgps(value, terms, known, counts)
-        return
-    for value in node.values():
-        walk_bgps(value, terms, known, counts)
-
-
-def _pattern_variables(triple) -> set:
-    from rdflib import Variable
-
-    return {t for t in triple if isinstance(t, Variable)}
-
-
-def _variables_in(node) -> set:
-    """The variables a part of the algebra mentions (its ``_vars`` misses a VALUES block's)."""
-    from rdflib import Variable
-
-    found: set = set()
-    stack = [node]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, Variable):
-            found.add(item)
-        elif isinstance(item, dict):
-            stack.extend(item.keys())
-            stack.extend(item.values())
-        elif isinstance(item, (list, tuple, set)):
-            stack.extend(item)
-    return found
-
-
-def _keep_order(node, ordered: list, known: set) -> None:
-    """Make ``node`` (a BGP) evaluate its triples in the order ``ordered``.
-
-    rdflib sorts a BGP's triples again each time it evaluates one, by the positions bound
-    when it starts (stable sort): a triple with a constant object then runs before one the
-    cost model put first. So the order is cut where that sort would move a triple, and the
-    pieces are chained as lazy joins (each piece evaluated with the bindings of those
-    before it, where rdflib's sort keeps the order given).
-    """
-    from rdflib.plugins.sparql.parserutils import CompValue
-
-    def unbound(triple, bound):
-        return len(_pattern_variables(triple) - bound)
-
-    pieces, bound = [[]], set(known)
-    for triple in ordered:
-        piece = pieces[-1]
-        if piece and unbound(triple, bound) < unbound(piece[-1], bound):
-            for earlier in piece:
-                bound |= _pattern_variables(earlier)
-            pieces.append([])
-        pieces[-1].append(triple)
-    if len(pieces) == 1:
-        node["triples"] = ordered
-        return
-    chain = CompValue("BGP", triples=pieces[-1])
-    for piece in reversed(pieces[1:-1]):
-        chain = CompValue("Join", p1=CompValue("BGP", triples=piece), p2=chain, lazy=True)
-    # this node becomes the first piece, lazily joined to the rest
-    node.name = "Join"
-    del node["triples"]
-    node.update(p1=CompValue("BGP", triples=pieces[0]), p2=chain, lazy=True)
-
-
-def _monotone(node) -> bool:
-    """A pattern made only of triple patterns, VALUES, unions and joins of those."""
-    from rdflib.plugins.sparql.parserutils import CompValue
-
-    if not isinstance(node, CompValue):
-        return False
-    if node.name in ("BGP", "ToMultiSet", "values"):
-        return True
-    if node.name in ("Union", "Join"):
-        return _monotone(node.p1) and _monotone(node.p2)
-    return False
-
-
-def open_store(build_dir: Path, kind: str = "oxigraph", verified: bool = False):
+def open_store(
+    build_dir: Path, kind: str = "oxigraph", verified: bool = False
+) -> OxigraphStore | RdflibStore:
     """The built dataset in the chosen store (``oxigraph`` or ``rdflib``).
 
     ``verified``: the dataset's checksum was checked a moment ago (by the service before it
@@ -689,7 +806,9 @@ def open_store(build_dir: Path, kind: str = "oxigraph", verified: bool = False):
     raise BuildMissing(f"unknown store {kind!r}: choose oxigraph or rdflib")
 
 
-def load_extra_graphs(store, extra: dict):
+def load_extra_graphs(
+    store: OxigraphStore | RdflibStore, extra: dict
+) -> OxigraphStore | RdflibStore:
     """The store with more graphs loaded (``{graph IRI: file}``), in memory.
 
     For running other test suites (the W3C SPARQL tests) against the endpoint: their data

@@ -21,6 +21,7 @@ namespaces disabled), the worker runs without it and ``isolated`` says so.
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import multiprocessing
 import multiprocessing.util
@@ -30,6 +31,7 @@ import resource
 import signal
 import sys
 import threading
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -44,6 +46,18 @@ class WorkerDied(YiliError):
     """The worker ended under a query: past its memory limit (an allocation failed), or killed."""
 
     status = 503
+
+
+class DatasetChanged(YiliError):
+    """A new worker opened another dataset than the one this server started on."""
+
+    status = 503
+
+
+class ClientGone(YiliError):
+    """The client hung up while its query waited or ran: the query was stopped."""
+
+    status = 499  # nginx's "client closed request": nobody reads it
 
 
 class Busy(YiliError):
@@ -63,7 +77,12 @@ class Job:
     default_graphs: tuple[str, ...] = ()  # protocol's default-graph-uri (local graphs only)
     named_graphs: tuple[str, ...] = ()
     base_iri: str | None = None  # the endpoint's URL: relative IRIs in the query resolve to it
+    # whether the query names its own dataset (FROM): the endpoint has read it already
+    dataset_clause: bool | None = None
 
+
+#: seconds between looks at a client while its query waits or runs
+TICK = 0.1
 
 CLONE_NEWNET = 0x40000000
 CLONE_NEWUSER = 0x10000000
@@ -97,43 +116,127 @@ def limit_memory(megabytes: int) -> None:
         resource.setrlimit(resource.RLIMIT_DATA, (size, size))
 
 
+PR_SET_PDEATHSIG = 1
+
+
+def die_with_parent(parent: int = 0) -> None:
+    """Have the kernel kill this process when the process that forked it ends (Linux
+    ``PR_SET_PDEATHSIG``): a worker must not outlive the server or the fork server, whatever
+    killed them (kill -9 runs no cleanup). ``parent``: its pid if known, to catch a parent
+    that ended before the request was made."""
+    if not sys.platform.startswith("linux"):
+        return
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+    except OSError:
+        return
+    libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    if (parent and os.getppid() != parent) or os.getppid() == 1:
+        os._exit(1)  # the parent is already gone
+    # multiprocessing hands each process of the fork server the write end of the pipe by
+    # which the fork server learns that the server is gone: held here, it would keep the fork
+    # server alive as long as this worker, and this worker (killed with the fork server)
+    # alive as long as the fork server — a busy worker would outlive a killed server
+    import multiprocessing.forkserver
+
+    fork_server = multiprocessing.forkserver._forkserver
+    if fork_server._forkserver_alive_fd is not None:
+        try:
+            os.close(fork_server._forkserver_alive_fd)
+        except OSError:
+            pass
+        fork_server._forkserver_alive_fd = None
+
+
 def _serve(
-    connection, build_dir: str, store_kind: str, extra_graphs: dict, memory_mb: int = 0
+    connection,
+    build_dir: str,
+    store_kind: str,
+    extra_graphs: dict,
+    memory_mb: int = 0,
+    time_limit: float = 0.0,
+    parent: int = 0,
+    max_bytes: int = 0,
 ) -> None:
-    """A worker's loop: answer jobs until the pipe closes."""
+    """A worker's loop: answer jobs until the pipe closes.
+
+    ``time_limit``: seconds a job may take here, answer sent included; past it the kernel ends
+    the process (SIGALRM, whose default action is to terminate), whether or not the server is
+    there to kill it: the server's own limit comes first, this one holds when it cannot (the
+    server stopped, or the fork server killed).
+    """
+    die_with_parent(parent)
     # Ctrl-C reaches every process of the terminal's group: the server stops, closes the
     # pipes, and that ends the worker (no traceback from each worker)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGALRM, signal.SIG_DFL)
+    # an allocation past the memory cap aborts the engine (Rust's OOM handler): with a
+    # backtrace asked for in the environment it spent seconds symbolising one, past the time
+    # limit, so the 503 said "time" for what was memory. The exit code tells the death.
+    os.environ["RUST_BACKTRACE"] = "0"
     isolated = isolate_network()  # first, while the process has a single thread
     limit_memory(memory_mb)
-    from yili_kg.service.store import QueryError, load_extra_graphs, open_store
+    from yili_kg.loaders.built import dataset_sha256, read_manifest
+    from yili_kg.service.store import (
+        AnswerTooLarge,
+        QueryError,
+        Unwritable,
+        load_extra_graphs,
+        open_store,
+        serialised_answer,
+    )
 
+    version = dataset_sha256(read_manifest(Path(build_dir)))  # what it opens, told the pool
     store = open_store(Path(build_dir), store_kind, verified=True)  # the service checked it
     if extra_graphs:
         store = load_extra_graphs(store, extra_graphs)
-    connection.send(("ready", os.getpid(), isolated))
+    connection.send(("ready", os.getpid(), isolated, version))
     while True:
         try:
             job = connection.recv()
         except EOFError:
             return
+        if time_limit > 0:
+            signal.setitimer(signal.ITIMER_REAL, time_limit)
         try:
-            answer = store.query(
+            # written by the engine's result writers: bytes cross the pipe, no terms
+            kind, body, truncated = serialised_answer(
+                store,
                 job.sparql,
-                limit=job.max_rows,
+                job.fmt,
+                job.graph_fmt,
+                job.max_rows,
                 default_graphs=job.default_graphs,
                 named_graphs=job.named_graphs,
                 base_iri=job.base_iri,
+                dataset_clause=job.dataset_clause,
+                max_bytes=max_bytes,
             )
-            if answer.kind == "graph":
-                body = answer.serialise_graph(job.graph_fmt)
-                connection.send(("ok", "graph", body, answer.truncated))
-            else:
-                connection.send(("ok", answer.kind, answer.serialise(job.fmt), answer.truncated))
+            connection.send(("ok", kind, body, truncated))
+        except AnswerTooLarge as exc:  # never sent: the web process stays small
+            connection.send(("error", 503, _too_large(exc.size, max_bytes)))
+        except Unwritable as exc:
+            connection.send(("error", 406, _unwritable(job.graph_fmt, exc)))
         except QueryError as exc:
             connection.send(("error", 400, str(exc)))
         except Exception as exc:  # the store failed on a query it accepted: report, go on
             connection.send(("error", 500, f"{type(exc).__name__}: {exc}"))
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+
+
+def _unwritable(fmt: str, exc: Exception) -> str:
+    return (
+        f"the answer cannot be written as {fmt} ({exc}); ask for it as Turtle, N-Triples "
+        "or JSON-LD (Accept: text/turtle)"
+    )
+
+
+def _too_large(size: int, limit: int) -> str:
+    return (
+        f"the answer is {size / (1 << 20):.1f} MiB, more than an answer may be "
+        f"({limit / (1 << 20):g} MiB): ask for fewer rows (LIMIT) or shorter values"
+    )
 
 
 #: imported once in the fork server, so that a worker forked from it starts in milliseconds:
@@ -149,9 +252,20 @@ def forkserver_context():
     return context
 
 
+#: seconds a worker's own limit allows past the server's (which kills it first when it can)
+OWN_LIMIT_GRACE = 2.0
+
+
 class Worker:
     def __init__(
-        self, context, build_dir: Path, store_kind: str, extra_graphs: dict, memory_mb: int = 0
+        self,
+        context,
+        build_dir: Path,
+        store_kind: str,
+        extra_graphs: dict,
+        memory_mb: int = 0,
+        time_limit: float = 0.0,
+        max_bytes: int = 0,
     ):
         parent, child = context.Pipe()
         self.connection = parent
@@ -161,12 +275,19 @@ class Worker:
         self.process = context.Process(
             target=_serve,
             args=(child, str(build_dir), store_kind, dict(extra_graphs), memory_mb),
+            kwargs={
+                "time_limit": time_limit,
+                # forked from here: this process is its parent (from the fork server: unknown)
+                "parent": os.getpid() if context.get_start_method() == "fork" else 0,
+                "max_bytes": max_bytes,
+            },
             daemon=True,
         )
         self.process.start()
         child.close()
         self.ready = False
         self.isolated = False  # in a network namespace of its own (known once ready)
+        self.version: str | None = None  # the dataset's sha256 it opened (known once ready)
 
     @property
     def pid(self) -> int | None:
@@ -176,7 +297,7 @@ class Worker:
         if not self.ready:
             if not self.connection.poll(timeout):
                 raise YiliError("a query worker did not start")
-            _, _, self.isolated = self.connection.recv()
+            _, _, self.isolated, self.version = self.connection.recv()
             self.ready = True
 
     def kill(self) -> None:
@@ -199,6 +320,8 @@ class QueryPool:
         memory_mb: int = 0,
         background: bool = False,
         fork: bool = False,
+        max_callers: int = 0,
+        max_answer_bytes: int = 0,
     ):
         """``background``: start the workers from a thread and return at once (a request
         waits for the first free one as for a busy pool).
@@ -211,12 +334,23 @@ class QueryPool:
         started later (in place of a killed one) always come from the fork server, started
         when the first of them is needed."""
         self.build_dir = Path(build_dir)
+        from yili_kg.loaders.built import dataset_sha256, read_manifest
+
+        # the dataset this server serves, from start to end: a worker on another is refused
+        self.version = dataset_sha256(read_manifest(self.build_dir))
         self.memory_mb = memory_mb  # each worker's data segment, MiB (0: no limit)
+        self.max_answer_bytes = max_answer_bytes  # one serialised answer (0: no limit)
         self.extra_graphs = extra_graphs or {}
         self.store_kind = store_kind
         self.size = size
         self.timeout = timeout
         self.queue_timeout = queue_timeout
+        # requests inside run() at once (running or waiting); more get a 503 at once, so
+        # that the web threads left answer pages (0: size + 4)
+        self.max_callers = max(size, max_callers or size + 4)
+        self.callers = 0
+        self.closed = False
+        self.stale = ""  # why the pool answers no more (its build changed), once it does
         self.context = forkserver_context()
         self.free: queue.Queue[Worker] = queue.Queue()
         self.lock = threading.Lock()
@@ -244,6 +378,8 @@ class QueryPool:
             self.store_kind,
             self.extra_graphs,
             self.memory_mb,
+            time_limit=self.timeout + OWN_LIMIT_GRACE if self.timeout > 0 else 0.0,
+            max_bytes=self.max_answer_bytes,
         )
         with self.lock:
             self.started += 1
@@ -251,12 +387,15 @@ class QueryPool:
         return worker
 
     def _replace(self, worker: Worker) -> Worker:
-        """Kill a worker (its query stops with it) and start another in its place."""
+        """Kill a worker (its query stops with it) and start another in its place (none once
+        the pool is closed)."""
         worker.kill()
         with self.lock:
             self.killed += 1
             if worker in self.workers:
                 self.workers.remove(worker)
+            if self.closed:
+                return worker
         return self._new()
 
     def pids(self) -> list[int]:
@@ -271,19 +410,89 @@ class QueryPool:
         ready = [w for w in workers if w.ready]
         return bool(ready) and all(w.isolated for w in ready)
 
-    def run(self, job: Job) -> tuple[str, bytes, bool]:
-        """(kind, body, truncated) of a job; QueryTimeout, Busy or a 400 on error."""
-        try:
-            worker = self.free.get(timeout=self.queue_timeout)
-        except queue.Empty as exc:
+    def run(self, job: Job, cancelled=None) -> tuple[str, bytes, bool]:
+        """(kind, body, truncated) of a job; QueryTimeout, Busy or a 400 on error.
+
+        ``cancelled()``, if given, says whether the client has gone (waitress's
+        ``client_disconnected``): asked every :data:`TICK` while the job waits for a worker or
+        runs, and then the job is dropped, its worker killed and replaced (a query cannot be
+        stopped otherwise), and :class:`ClientGone` raised.
+        """
+        if self.stale:  # from now on every query would need a worker on the new dataset
+            raise DatasetChanged(self.stale)
+        with self.slot():
+            return self._run(job, cancelled or (lambda: False))
+
+    @contextlib.contextmanager
+    def slot(self):
+        """One of the ``max_callers`` web threads that may do heavy work at once: a query
+        here, or a canned question asked for the first time (run in the web process); past
+        them a request gets a 503 at once, so that the other threads answer pages, static
+        files and remembered answers."""
+        with self.lock:
+            crowded = self.callers >= self.max_callers
+            if not crowded:
+                self.callers += 1
+        if crowded:
             raise Busy(
-                f"every query worker is busy ({self.size}); try again shortly",
+                f"{self.max_callers} queries are running or waiting for the {self.size} query "
+                "workers; try again shortly",
                 retry_after=max(1, round(self.timeout)),
-            ) from exc
+            )
+        try:
+            yield
+        finally:
+            with self.lock:
+                self.callers -= 1
+
+    def _take(self, cancelled) -> Worker:
+        deadline = time.monotonic() + self.queue_timeout
+        while True:
+            left = deadline - time.monotonic()
+            try:
+                return self.free.get(timeout=max(0.0, min(TICK, left)))
+            except queue.Empty as exc:
+                if cancelled():
+                    raise ClientGone("the client hung up before a worker was free") from exc
+                if left <= TICK:
+                    raise Busy(
+                        f"every query worker is busy ({self.size}); try again shortly",
+                        retry_after=max(1, round(self.timeout)),
+                    ) from exc
+
+    def _answered(self, worker: Worker, cancelled) -> bool:
+        """Wait for the worker's reply: True when it came; False past the time limit.
+        ClientGone when the client hung up first."""
+        deadline = time.monotonic() + self.timeout
+        while True:
+            left = deadline - time.monotonic()
+            if worker.connection.poll(max(0.0, min(TICK, left))):
+                return True
+            if left <= TICK:
+                return False
+            if cancelled():
+                raise ClientGone("the client hung up: its query was stopped")
+
+    def _run(self, job: Job, cancelled) -> tuple[str, bytes, bool]:
+        worker = self._take(cancelled)
+        if worker.ready and not worker.process.is_alive():  # ended while idle (killed)
+            worker = self._replace(worker)
         try:
             worker.wait_ready()
+            if worker.version != self.version:  # a worker started after a rebuild
+                self.stale = (
+                    f"the build in {self.build_dir}/ changed under this server (dataset "
+                    f"{(self.version or '?')[:12]} → {(worker.version or '?')[:12]}); one "
+                    "server never answers from two datasets: restart `yili-kg serve`"
+                )
+                raise DatasetChanged(self.stale)
             worker.connection.send(job)
-            if not worker.connection.poll(self.timeout):
+            try:
+                done = self._answered(worker, cancelled)
+            except ClientGone:
+                worker = self._replace(worker)
+                raise
+            if not done:
                 worker = self._replace(worker)
                 raise QueryTimeout(
                     f"the query ran past the time limit ({self.timeout:g} s) and was stopped"
@@ -291,13 +500,10 @@ class QueryPool:
             reply = worker.connection.recv()
         except (EOFError, OSError) as exc:  # the worker died under the query
             dead, worker = worker, self._replace(worker)
-            code = dead.process.exitcode
-            raise WorkerDied(
-                f"the query stopped its worker (exit code {code}): it needed more memory "
-                f"than a query may have ({self.memory_mb} MiB), or the worker was killed"
-            ) from exc
+            raise WorkerDied(self._death(dead.process.exitcode)) from exc
         except YiliError as exc:
-            if not isinstance(exc, QueryTimeout):  # it did not start: never hand it out again
+            if not isinstance(exc, (QueryTimeout, ClientGone)):  # it did not start: never
+                # hand it out again
                 worker = self._replace(worker)
             raise
         finally:
@@ -308,12 +514,34 @@ class QueryPool:
             raise error
         return reply[1], reply[2], reply[3]
 
+    def _death(self, code: int | None) -> str:
+        """What ended a worker under a query, from its exit code, for the 503."""
+        signals = {signal.SIGSEGV, signal.SIGBUS, signal.SIGILL, signal.SIGFPE}
+        if code is not None and code < 0 and -code in signals:
+            return (
+                f"the query crashed its worker ({signal.Signals(-code).name}; a query nested "
+                "too deeply for the parser's stack does this); a new worker took its place"
+            )
+        if code == -signal.SIGALRM:
+            return f"the query ran past the time limit ({self.timeout:g} s) and was stopped"
+        if code == -signal.SIGKILL:
+            return (
+                "the query's worker was killed (from outside, or by the system for want of "
+                "memory); a new worker took its place"
+            )
+        return (
+            f"the query needed more memory than a query may have ({self.memory_mb} MiB) and "
+            f"ended its worker (exit code {code}); a new worker took its place"
+        )
+
     def close(self) -> None:
+        """Kill every worker, busy ones too (a query still running is stopped with it)."""
         if self._starter is not None:
             self._starter.join()  # every worker it starts is then in the queue
         while not self.free.empty():
-            worker = self.free.get_nowait()
+            self.free.get_nowait()
+        with self.lock:
+            self.closed = True
+            workers, self.workers = list(self.workers), []
+        for worker in workers:
             worker.kill()
-            with self.lock:
-                if worker in self.workers:
-                    self.workers.remove(worker)

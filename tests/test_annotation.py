@@ -8,6 +8,19 @@ from yili_kg.loaders.annotate import annotate_text
 from yili_kg.loaders.annotations import format_events
 from yili_kg.loaders.lexicon import default_lexicon
 
+# Facts of the whole book: these names mean the full build here (conftest), and the tests
+# that use them are marked slow by it.
+
+
+@pytest.fixture(scope="session")
+def ask(full_ask):
+    return full_ask
+
+
+@pytest.fixture(scope="session")
+def dataset(full_dataset):
+    return full_dataset
+
 
 def _count(ask, sparql):
     return int(ask(sparql).rows[0]["n"].value)
@@ -107,6 +120,76 @@ def test_annotator_reads_the_grain_of_the_design():
     assert read[7].startswith("辭洗 agent=賓") and "neg=1" in read[7]
 
 
+# ------------------------------------------------------------------------- rules as data
+
+
+def _rule_ids():
+    from yili_kg.loaders.rules import rule_table
+
+    return [r.id for r in rule_table()]
+
+
+@pytest.mark.parametrize("rule_id", _rule_ids())
+def test_every_rule_reads_its_own_examples(rule_id):
+    """Each row of corpus/annotation-rules.tsv: every example is read as the row expects, and
+    the rule itself is among those applied to the example's last clause."""
+    from yili_kg.loaders.annotate import annotate_example
+    from yili_kg.loaders.rules import rule_table
+
+    row = next(r for r in rule_table() if r.id == rule_id)
+    assert row.example[0] and row.expected[0], f"{rule_id}: no example (line {row.line})"
+    for example, expected in zip(row.example, row.expected, strict=True):
+        record, applied = annotate_example(example)
+        assert format_events(record.events, record.reason) == expected, example
+        assert rule_id in applied, (example, applied)
+
+
+def test_rule_table_and_code_name_the_same_rules():
+    from yili_kg.loaders.rules import STAGES, rule_table, rules
+
+    assert sum(len(rules(stage)) for stage in STAGES) == len(rule_table())
+    docs = {r.doc for r in rule_table()}
+    assert docs <= {str(n) for n in range(1, 13)} | {"rec", "points settled"}
+
+
+def test_verb_frames_are_annotation_properties_of_the_action_classes():
+    """The frames are in the ontology, declared, labelled, and stated on action classes."""
+    from rdflib import OWL, RDF, RDFS
+
+    from yili_kg.loaders.iris import YL
+    from yili_kg.loaders.ontology import parse_modules
+
+    graph = parse_modules()
+    lexicon = default_lexicon()
+    for frame in lexicon.frames:
+        prop = YL[frame]
+        assert (prop, RDF.type, OWL.AnnotationProperty) in graph
+        langs = {label.language for label in graph.objects(prop, RDFS.label)}
+        assert {"zh-Hant", "en"} <= langs, frame
+        assert lexicon.frames[frame], f"{frame} is stated on no term"
+    # 于X after 奠 is where the cup goes; after 取 where it comes from; after 立 where one stands
+    assert lexicon.has("奠", "yuDestination") and lexicon.has("取", "yuSource")
+    assert not lexicon.has("立", "yuDestination") and not lexicon.has("立", "yuSource")
+    # a frame holds for subclasses, unless the subclass denies it (出迎于門外: where one meets)
+    assert lexicon.has("答再拜", "impliedRecipient") and lexicon.has("出", "yuDestination")
+    assert not lexicon.has("出迎", "yuDestination")
+    # the ontology's documentation page lists every frame with the terms stating it
+    from yili_kg.loaders.docs import render
+
+    page = render(graph)
+    assert all(f'id="{frame}"' in page for frame in lexicon.frames)
+    events = annotate_text(["主人一相出迎于門外", "賓奠爵于篚"])
+    assert "at=門外" in format_events(events[0]) and "dest=篚" in format_events(events[1])
+
+
+def test_no_vocabulary_left_in_the_annotator_code():
+    """The verb sets that were Python constants are gone: the frames and tables replace them."""
+    import yili_kg.loaders.annotate as annotate
+
+    for name in ("DEST_VERBS", "SOURCE_VERBS", "MOVEMENT_DEST", "EXCHANGE", "GROUPS", "UNSTATED"):
+        assert not hasattr(annotate, name), name
+
+
 @pytest.mark.parametrize("gold", ["xiangshe.tsv", "xiangshe-heldout.tsv"])
 def test_annotator_f1_on_the_hand_written_gold_sets(gold):
     from pathlib import Path
@@ -143,7 +226,15 @@ def test_counts(ask):
     with_agent = _count(
         ask, "SELECT (COUNT(DISTINCT ?e) AS ?n) WHERE { ?e yl:kind ?k ; yl:agent ?a }"
     )
-    assert with_agent / events >= 0.90
+    # the seventeen rites: the new chapters' roles are not all in the ontology yet (issue 15
+    # item 7), so the share over the whole book is lower; the four rites of issue 6 keep 0.90
+    assert with_agent / events >= 0.85
+    slugs = ("xiangyinjiu", "xiangshe", "yan", "dashe")
+    four = " ".join(f"<https://w3id.org/yili/id/rite/{slug}>" for slug in slugs)
+    where = "VALUES ?rite { " + four + " } ?e yl:kind ?k ; yl:inPhase/yl:partOf ?rite ."
+    events4 = _count(ask, "SELECT (COUNT(DISTINCT ?e) AS ?n) WHERE { " + where + " }")
+    agent4 = _count(ask, "SELECT (COUNT(DISTINCT ?e) AS ?n) WHERE { " + where + " ?e yl:agent ?a }")
+    assert events4 > 4000 and agent4 / events4 >= 0.90
     orphans = _count(
         ask,
         """SELECT (COUNT(DISTINCT ?e) AS ?n) WHERE { ?e yl:kind ?k .

@@ -49,7 +49,8 @@ def build(good_build: Path, **env) -> tuple[int, list[str]]:
     before = fingerprint(good_build)
     script = Path(sys.executable).with_name("yili-kg")
     command = [str(script)] if script.exists() else [sys.executable, "-m", "yili_kg.service.cli"]
-    environment = {k: v for k, v in os.environ.items() if not k.startswith("YILI_")}
+    keep = {"YILI_RITES", "YILI_PHASES"}  # the session's build selection (conftest's MINI)
+    environment = {k: v for k, v in os.environ.items() if not k.startswith("YILI_") or k in keep}
     environment.update({k: str(v) for k, v in env.items()})
     run = subprocess.run(
         [*command, "build", "--build-dir", str(good_build)],
@@ -104,6 +105,7 @@ def _break_record(corpus: Path, clause: str, change) -> tuple[Path, int]:
     return path, number
 
 
+@pytest.mark.slow  # a build that runs to its stages
 def test_an_annotation_record_with_a_column_missing(good_build, corpus):
     path, number = _break_record(
         corpus, "jing/5.2.1", lambda line: "\t".join(line.split("\t")[:-1])
@@ -113,6 +115,7 @@ def test_an_annotation_record_with_a_column_missing(good_build, corpus):
     one_clear_line(lines, f"{path}:{number}:", "4 columns, expected 5")
 
 
+@pytest.mark.slow  # a build that runs to its stages
 def test_an_annotation_record_with_an_unknown_kind_of_action(good_build, corpus):
     path, number = _break_record(corpus, "jing/5.2.1", lambda line: line.replace("\t降 ", "\t飛 "))
     code, lines = build(good_build, YILI_CORPUS=corpus)
@@ -120,6 +123,7 @@ def test_an_annotation_record_with_an_unknown_kind_of_action(good_build, corpus)
     one_clear_line(lines, f"{path}:{number}:", "jing/5.2.1", "no action class labelled '飛'")
 
 
+@pytest.mark.slow  # a build that runs to its stages
 def test_an_annotation_record_with_an_unknown_field(good_build, corpus):
     path, number = _break_record(
         corpus, "jing/5.2.1", lambda line: line.replace("agent=賓", "agent=賓 colour=red")
@@ -129,6 +133,7 @@ def test_an_annotation_record_with_an_unknown_field(good_build, corpus):
     one_clear_line(lines, f"{path}:{number}:", "unknown field 'colour'")
 
 
+@pytest.mark.slow  # a build that runs to its stages
 def test_an_inconsistent_ontology(good_build, tmp_path):
     """An individual asserted in two disjoint classes: the reasoner names it, the build says
     which module and line state it."""
@@ -146,6 +151,7 @@ def test_an_inconsistent_ontology(good_build, tmp_path):
     )
 
 
+@pytest.mark.slow  # a build that runs to its stages
 def test_a_term_without_a_label_is_named_with_its_line(good_build, tmp_path):
     ontology = tmp_path / "ontology"
     shutil.copytree(ontology_dir(), ontology)

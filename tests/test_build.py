@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import shutil
-import time
 
 import pytest
 from rdflib import Literal, URIRef
@@ -17,13 +16,23 @@ ID = "https://w3id.org/yili/id/"
 
 
 def test_second_build_with_nothing_changed_is_quick(build_dir):
-    started = time.perf_counter()
+    def written() -> dict:
+        return {
+            path: path.stat().st_mtime_ns
+            for path in build_dir.rglob("*")
+            if path.is_file() and path.name != ".build.lock"
+        }
+
+    before = written()
     report = run_build(build_dir)
     assert report.up_to_date
-    assert time.perf_counter() - started < 2.0
+    # quick because nothing is done again: no stage ran, no file of the build was written
+    # (checked, not timed: a loaded machine is slow, not wrong)
+    assert report.stages and not any(stage["ran"] for stage in report.stages.values())
+    assert written() == before
     manifest = json.loads((build_dir / "manifest.json").read_text())
     assert set(manifest["inputs"]) == {"corpus", "ontology", "code"}
-    assert manifest["counts"]["asserted"] > 40000
+    assert manifest["counts"]["asserted"] > 20000  # the mini dataset: 27k
 
 
 def test_damaged_dataset_is_detected_and_rebuilt(build_dir, tmp_path):
@@ -57,7 +66,8 @@ def test_a_corpus_file_with_a_wrong_checksum_is_refused(tmp_path, monkeypatch):
 def test_no_passage_reads_ren_jie_bin(dataset):
     texts = [str(o) for o in dataset.objects(None, YL.text)]
     assert any("主人戒賓" in t for t in texts)
-    assert not any("人戒賓" in t.replace("主人戒賓", "") for t in texts)
+    # (聘禮's 大夫使人戒賓 is the text: 使人, someone sent)
+    assert not any("人戒賓" in t.replace("主人戒賓", "").replace("使人戒賓", "") for t in texts)
 
 
 def test_zhu_zhouzhang_in_the_graph(dataset):

@@ -62,6 +62,12 @@ def test_export_without_a_build_says_what_to_do(tmp_path):
     assert "yili-kg build" in result.output
 
 
+def test_answers_without_a_build_says_what_to_do(tmp_path):
+    result = CliRunner().invoke(main, ["answers", "--build-dir", str(tmp_path / "none")])
+    assert result.exit_code == 1 and "yili-kg build" in result.output
+    assert not (tmp_path / "none").exists()  # nothing made where there was no build
+
+
 def test_collate_summary():
     result = CliRunner().invoke(main, ["collate", "--summary"])
     assert result.exit_code == 0 and result.output.startswith("summary: ")

@@ -17,8 +17,13 @@ from rdflib import Dataset, Graph
 from yili_kg.loaders.dataset import GRAPH_META, GRAPHS
 from yili_kg.service.export import FORMATS, QUAD_FORMATS, export
 
+# the large graphs are slow (rdflib's parsers): `pytest -m slow` runs them
+LARGE = pytest.mark.slow
 
-@pytest.mark.parametrize("graph", ["ontology", "asserted", "inferred", "all"])
+
+@pytest.mark.parametrize(
+    "graph", ["ontology", *(pytest.param(g, marks=LARGE) for g in ("asserted", "inferred", "all"))]
+)
 @pytest.mark.parametrize("fmt", sorted(FORMATS))
 def test_export_round_trip(build_dir, dataset, fmt, graph):
     if (

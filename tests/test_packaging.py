@@ -25,5 +25,17 @@ def test_every_python_folder_is_a_listed_package():
 def test_package_data_covers_the_corpus_and_queries():
     config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
     data = config["package-data"]
-    assert "kanripo/*" in data["yili_kg.corpus"] and "seeds/*.txt" in data["yili_kg.corpus"]
+    assert (
+        "kanripo-raw/*/*.txt" in data["yili_kg.corpus"] and "seeds/*.txt" in data["yili_kg.corpus"]
+    )
+    # every witness the manifest lists ships in the wheel
+    corpus = ROOT / "corpus"
+    shipped = {
+        p.relative_to(corpus).as_posix() for g in data["yili_kg.corpus"] for p in corpus.glob(g)
+    }
+    listed = [
+        line.split("\t")[0] for line in (corpus / "MANIFEST.tsv").read_text("utf-8").splitlines()
+    ]
+    listed = [path for path in listed if path and not path.startswith("#") and path != "path"]
+    assert set(listed) <= shipped, sorted(set(listed) - shipped)
     assert "*.ttl" in data["yili_kg.ontology"]

@@ -70,6 +70,7 @@ def test_an_inconsistency_fails_with_the_resource_named():
     assert str(culprit) in info.value.resources
 
 
+@pytest.mark.slow  # plain owlrl over the whole ontology
 def test_reasoning_a_small_graph_the_way_owlrl_does():
     """Our closure equals a plain owlrl closure on the contract's inferences."""
     import owlrl
@@ -97,10 +98,19 @@ def test_reasoning_a_small_graph_the_way_owlrl_does():
         assert triple in plain and triple in ours
 
 
+#: canned queries plain rdflib does not finish in minutes even on the mini dataset (its static
+#: join order over the UNION of shared-steps); tests/test_virtuoso.py compares them with a
+#: second real engine instead
+RDFLIB_TOO_SLOW = {"shared-steps"}
+
+
+@pytest.mark.slow  # plain rdflib: minutes, even on the mini dataset (README)
 def test_every_canned_query_same_answer_on_both_stores(store, reference_store):
     from yili_kg.service.queries import bindings_for, load_queries
 
     for name, query in load_queries().items():
+        if name in RDFLIB_TOO_SLOW:
+            continue
         a = store.query(query.sparql, bindings_for(query, {}, store))
         b = reference_store.query(query.sparql, bindings_for(query, {}, reference_store))
         assert a.normalised() == b.normalised(), name
@@ -113,6 +123,7 @@ def test_check_is_clean_on_the_build(build_dir):
     assert report.ok, report.render()
 
 
+@pytest.mark.slow  # the SHACL shapes and QC queries, run again on a copy
 def test_check_fails_on_a_broken_dataset(build_dir, tmp_path):
     import shutil
 
@@ -121,7 +132,10 @@ def test_check_fails_on_a_broken_dataset(build_dir, tmp_path):
     from yili_kg.service.check import run_check
 
     broken = tmp_path / "broken"
-    shutil.copytree(build_dir, broken, ignore=shutil.ignore_patterns("oxigraph"))
+    # the persisted store is copied as it is (its checksums still hold): it no longer names the
+    # changed dataset's checksum, so the store is loaded from the changed dataset, as a user's
+    # hand-edited build would be
+    shutil.copytree(build_dir, broken)
     path = broken / DATASET_NAME
     lines = path.read_text(encoding="utf-8").splitlines()
     drop = "/event/jing-5.13.3-1> <https://w3id.org/yili/ontology#derivedFrom>"

@@ -125,7 +125,7 @@ def test_post_form_and_direct_post_answer_the_same(server):
     )
     assert s1 == s2 == 200
     n = int(json.loads(b1)["results"]["bindings"][0]["n"]["value"])
-    assert n >= 900 and json.loads(b1) == json.loads(b2)
+    assert n >= 500 and json.loads(b1) == json.loads(b2)  # the mini dataset: 542 acts
 
 
 def test_service_description(server):

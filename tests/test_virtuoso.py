@@ -26,6 +26,30 @@ from decimal import Decimal
 import pytest
 from click.testing import CliRunner
 
+# Virtuoso, given the whole book (every rite): slow; these names mean the full build here.
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(scope="session")
+def build_dir(full_build_dir):
+    return full_build_dir
+
+
+@pytest.fixture(scope="session")
+def store(full_store):
+    return full_store
+
+
+@pytest.fixture(scope="session")
+def ask(full_ask):
+    return full_ask
+
+
+@pytest.fixture(scope="session")
+def dataset(full_dataset):
+    return full_dataset
+
+
 XSD = "http://www.w3.org/2001/XMLSchema#"
 INTEGERS = {
     XSD + name

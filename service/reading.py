@@ -1,0 +1,614 @@
+"""The reading view (讀): each rite's phases, then its text clause by clause with the graph's
+reading of every clause, the commentary beneath it and the parallel steps of other rites.
+
+Everything comes from SPARQL over the store (``service/rq/read-*.rq``), for any rite the
+dataset holds. A phase's page is assembled once per dataset version and remembered (a small
+LRU), so a page asked again is rendered from memory.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass, field
+
+from flask import Blueprint, abort, current_app, redirect, render_template
+
+from yili_kg.service.queries import service_query
+
+bp = Blueprint("reading", __name__)
+ID = "https://w3id.org/yili/id/"
+YL = "https://w3id.org/yili/ontology#"
+#: the order of the layers of commentary beneath a clause (注 first, as the 注疏 prints them)
+NOTE_ORDER = {"注": 0, "音義": 1, "疏": 2, "考證": 3, "引文": 4}
+OPEN_BY_DEFAULT = {"注"}
+
+
+@dataclass
+class Arg:
+    """One value of an event's field: its labels and how the graph came by it."""
+
+    iri: str
+    zh: str
+    en: str
+    mark: str = ""  # "" written, "implied" (not in the text), "carried" (from a clause before)
+
+
+@dataclass
+class Event:
+    iri: str
+    seq: int
+    clause: str = ""
+    kind: Arg | None = None
+    negated: bool = False
+    args: dict[str, list[Arg]] = field(default_factory=dict)
+    texts: dict[str, str] = field(default_factory=dict)  # count, speech, condition …
+    parallels: list[dict] = field(default_factory=list)
+
+    @property
+    def anchor(self) -> str:
+        return self.iri.rsplit("/", 1)[-1]
+
+    def zh(self) -> list[tuple[str, str, str]]:
+        """The act in the graph's terms as (text, mark, iri) parts: 主人 → 獻 → 賓 · 爵."""
+        parts: list[tuple[str, str, str]] = []
+
+        def add(args, prefix="", suffix=""):
+            for i, a in enumerate(args):
+                if i:
+                    parts.append(("、", "", ""))
+                parts.append((prefix + a.zh + suffix, a.mark, a.iri))
+
+        add(self.args.get("agent", []))
+        if self.args.get("coAgent"):
+            parts.append(("與", "", ""))
+            add(self.args["coAgent"])
+        parts.append((" → ", "sep", ""))
+        if self.negated:
+            parts.append(("不", "neg", ""))
+        if self.kind:
+            parts.append((self.kind.zh, "", self.kind.iri))
+        if self.args.get("recipient"):
+            parts.append((" → ", "sep", ""))
+            add(self.args["recipient"])
+        for key, prefix, suffix in (
+            ("theme", "", ""),
+            ("source", "自", ""),
+            ("location", "於", ""),
+            ("via", "由", ""),
+            ("destination", "至", ""),
+            ("facing", "", "面"),
+        ):
+            if self.args.get(key):
+                parts.append((" · ", "sep", ""))
+                add(self.args[key], prefix, suffix)
+        for key in ("locationText", "sourceText", "destinationText"):
+            if key in self.texts:
+                parts.append((" · ", "sep", ""))
+                parts.append((self.texts[key], "", ""))
+        if self.texts.get("count", "1") != "1":
+            parts.append((f" ×{self.texts['count']}", "", ""))
+        if parts and parts[0][1] == "sep":  # no agent written or carried: the act alone
+            parts = parts[1:]
+        return parts
+
+    def en(self) -> list[tuple[str, str, str]]:
+        """The same in English: the host offers the jue cup to the guest, facing north-west."""
+        parts: list[tuple[str, str, str]] = []
+
+        def add(args, prefix=""):
+            for i, a in enumerate(args):
+                if i:
+                    parts.append((" and ", "", ""))
+                parts.append((prefix + _the(a.en or a.zh), a.mark, a.iri))
+
+        agents = self.args.get("agent", [])
+        if agents:
+            add(agents)
+            if self.args.get("coAgent"):
+                parts.append((" with ", "", ""))
+                add(self.args["coAgent"])
+        else:
+            parts.append(("(no agent in the graph)", "", ""))
+        verb = _verb(self.kind.en if self.kind else "act", plural=len(agents) > 1)
+        if self.negated:
+            verb = ("do not " if len(agents) > 1 else "does not ") + _bare(self.kind.en)
+        parts.append((" " + verb, "", self.kind.iri if self.kind else ""))
+        carry = _intransitive(self.kind.en if self.kind else "")
+        for key, prefix in (
+            ("theme", " with " if carry else " "),
+            ("recipient", " to "),
+            ("source", " from "),
+            ("location", " at "),
+            ("via", " by "),
+            ("destination", " to "),
+        ):
+            args = self.args.get(key, [])
+            for i, a in enumerate(args):
+                label = a.en or a.zh
+                if key in ("location", "destination") and RELATIVE.match(label):
+                    before = " " if i == 0 else " and "  # "below the hall", not "at the below"
+                    parts.append((before, "", ""))
+                    parts.append((label, a.mark, a.iri))
+                    continue
+                if i == 0 and prefix == " to " and verb.endswith(" to"):
+                    prefix = " "  # "goes to the basin", not "goes to to"
+                parts.append((prefix if i == 0 else " and ", "", ""))
+                parts.append((_the(label), a.mark, a.iri))
+        if self.args.get("facing"):
+            parts.append((", facing ", "", ""))
+            add(self.args["facing"])
+        count = self.texts.get("count", "1")
+        if count != "1":
+            parts.append((" twice" if count == "2" else f" {count} times", "", ""))
+        return parts
+
+
+#: place labels that are already a relation ("below the hall", "east of the east steps")
+RELATIVE = re.compile(
+    r"^(among|below|above|between|in front of|inside|outside|left|right|(north|south|east|west)"
+    r"(-\w+)? of)\b"
+)
+#: acts that take no object: their theme is what the agent carries (降 with the cup)
+INTRANSITIVE = {"kneel", "rise", "stand", "sit", "return", "enter", "withdraw", "turn", "wait"}
+
+
+def _intransitive(label: str) -> bool:
+    words = _bare(label).split()
+    return bool(words) and (
+        words[0] in INTRANSITIVE
+        or (words[0] in ("go", "come", "step", "walk", "move") and len(words) > 1)
+    )
+
+
+def _bare(label: str) -> str:
+    """A label as a bare verb: "offer (the cup)" → "offer"."""
+    return re.sub(r"\s*\([^)]*\)", "", label or "act").strip() or "act"
+
+
+def _verb(label: str, plural: bool = False) -> str:
+    """The label's first word in the third person: "bow twice" → "bows twice"."""
+    words = _bare(label).split(" ")
+    if plural or not words[0].isalpha():
+        return " ".join(words)
+    head = words[0]
+    if head == "be":
+        head = "is"
+    elif head == "have":
+        head = "has"
+    elif head == "go":
+        head = "goes"
+    elif re.search(r"(s|sh|ch|x|z|o)$", head):
+        head += "es"
+    elif re.search(r"[^aeiou]y$", head):
+        head = head[:-1] + "ies"
+    else:
+        head += "s"
+    return " ".join([head, *words[1:]])
+
+
+def _the(label: str) -> str:
+    """A role or thing with its article: "guest" → "the guest" (directions stay bare)."""
+    if not label or label[0].isupper() or label.startswith(("the ", "a ", "an ")):
+        return label
+    if label in ("north", "south", "east", "west") or re.fullmatch(r"(north|south)-\w+", label):
+        return label
+    if not label.isascii():
+        return label
+    return "the " + label
+
+
+@dataclass
+class Clause:
+    iri: str
+    text: str
+    pages: list[str] = field(default_factory=list)
+    events: list[Event] = field(default_factory=list)
+    notes: list[dict] = field(default_factory=list)
+
+    @property
+    def pid(self) -> str:  # jing/5.1.1
+        return self.iri[len(ID) :].split("/", 1)[1]
+
+    @property
+    def anchor(self) -> str:  # jing-5.1.1
+        return self.pid.replace("/", "-")
+
+    @property
+    def kanripo(self) -> str:
+        return next((p for p in self.pages if p.startswith("KR")), "")
+
+
+@dataclass
+class PhaseReading:
+    rite: str
+    index: int
+    label: str
+    en: str
+    clauses: list[Clause]
+    parallel_phases: list[dict]
+    toc: list[dict]
+
+    def neighbour(self, step: int) -> dict | None:
+        for i, row in enumerate(self.toc):
+            if row["index"] == self.index and 0 <= i + step < len(self.toc):
+                return self.toc[i + step]
+        return None
+
+
+def slug_of(iri: str) -> tuple[str, str]:
+    """(rite slug, rest) of one of our IRIs: …/id/xiangshe/phase/06 → (xiangshe, phase/06)."""
+    rest = iri[len(ID) :]
+    slug, _, tail = rest.partition("/")
+    return slug, tail
+
+
+def reading_url(phase_iri: str, anchor: str = "") -> str:
+    slug, tail = slug_of(phase_iri)
+    return f"/read/{slug}/{int(tail.rsplit('/', 1)[-1])}" + (f"#{anchor}" if anchor else "")
+
+
+class Readings:
+    """The reading view's data per dataset version: rites, tables of contents, phases."""
+
+    def __init__(self, store, size: int = 128):
+        self.store = store
+        self.size = size
+        self._phases: OrderedDict = OrderedDict()
+        self._tocs: dict = {}
+        self._rites = None
+        self.roles: dict[str, str] = {}
+        self.pages: dict[tuple[str, int], str] = {}
+        self._lock = threading.Lock()
+
+    def _ask(self, name: str, **bindings):
+        from rdflib import URIRef
+
+        terms = {k: URIRef(v) for k, v in bindings.items()}
+        return self.store.query(service_query(name), terms).rows
+
+    def rites(self) -> list[dict]:
+        if self._rites is None:
+            rows = self._ask("read-rites")
+            self._rites = [
+                {
+                    "slug": r["rite"].value.rsplit("/", 1)[-1],
+                    "iri": r["rite"].value,
+                    "label": r["label"].value,
+                    "en": r["en"].value if "en" in r else "",
+                    "chapter": int(r["chapter"].value) if "chapter" in r else None,
+                    "phases": int(r["phases"].value),
+                }
+                for r in rows
+            ]
+        return self._rites
+
+    def rite(self, slug: str) -> dict:
+        for rite in self.rites():
+            if rite["slug"] == slug:
+                return rite
+        abort(
+            404,
+            f"no rite {slug!r} in this dataset (rites: "
+            f"{', '.join(r['slug'] for r in self.rites())})",
+        )
+
+    def toc(self, slug: str) -> list[dict]:
+        if slug not in self._tocs:
+            rite = self.rite(slug)
+            self._tocs[slug] = [
+                {
+                    "iri": r["phase"].value,
+                    "index": int(r["index"].value),
+                    "label": r["label"].value,
+                    "en": r["en"].value if "en" in r else "",
+                    "clauses": int(r["clauses"].value) if "clauses" in r else 0,
+                    "events": int(r["events"].value) if "events" in r else 0,
+                    "url": reading_url(r["phase"].value),
+                }
+                for r in self._ask("read-toc", rite=rite["iri"])
+            ]
+        return self._tocs[slug]
+
+    def phase(self, slug: str, index: int) -> PhaseReading:
+        key = (slug, index)
+        with self._lock:
+            if key in self._phases:
+                self._phases.move_to_end(key)
+                return self._phases[key]
+        reading = self._read_phase(slug, index)
+        with self._lock:
+            self._phases[key] = reading
+            while len(self._phases) > self.size:
+                self._phases.popitem(last=False)
+        return reading
+
+    def _read_phase(self, slug: str, index: int) -> PhaseReading:
+        toc = self.toc(slug)
+        entry = next((t for t in toc if t["index"] == index), None)
+        if entry is None:
+            abort(404, f"{slug} has no phase {index}")
+        phase = entry["iri"]
+        clauses: dict[str, Clause] = {}
+        for r in self._ask("read-clauses", phase=phase):
+            c = clauses.setdefault(r["clause"].value, Clause(r["clause"].value, r["text"].value))
+            if "page" in r and r["page"].value not in c.pages:
+                c.pages.append(r["page"].value)
+        events = _events(self._ask("read-events", phase=phase))
+        for e in events.values():
+            target = clauses.get(e.clause)
+            if target is not None:
+                target.events.append(e)
+        for r in self._ask("read-parallels", phase=phase):
+            e = events.get(r["event"].value)
+            if e is None:
+                continue
+            e.parallels.append(
+                {
+                    "rite": r["riteLabel"].value,
+                    "phase": r["phaseLabel"].value,
+                    "text": r["text"].value,
+                    "url": reading_url(
+                        r["otherPhase"].value,
+                        slug_of(r["clause"].value)[1].replace("/", "-"),
+                    ),
+                }
+            )
+        _place_notes(clauses, self._ask("read-notes", phase=phase))
+        parallel_phases = [
+            {
+                "rite": r["riteLabel"].value,
+                "label": r["label"].value,
+                "url": reading_url(r["other"].value),
+            }
+            for r in self._ask("read-phase-parallels", phase=phase)
+        ]
+        return PhaseReading(
+            slug,
+            index,
+            entry["label"],
+            entry["en"],
+            list(clauses.values()),
+            parallel_phases,
+            toc,
+        )
+
+
+def _events(rows) -> dict[str, Event]:
+    """Events from their facts (one row a fact), in the order of the rite."""
+    events: dict[str, Event] = {}
+    marks: dict[str, dict[str, str]] = {}
+    for r in rows:
+        iri = r["event"].value
+        e = events.setdefault(iri, Event(iri, int(r["seq"].value)))
+        p = r["p"].value[len(YL) :]
+        o = r["o"]
+        if p == "derivedFrom":
+            # the clause the event is read from is the one its id names (jing-5.1.1-2)
+            own = iri.rsplit("/", 1)[-1].rsplit("-", 1)[0].replace("-", "/", 1)
+            if not e.clause or o.value.endswith("/" + own):
+                e.clause = o.value
+        elif p in ("implied", "carriedOver"):
+            marks.setdefault(iri, {})[o.value[len(YL) :]] = (
+                "implied" if p == "implied" else "carried"
+            )
+        elif p == "negated":
+            e.negated = o.value == "true"
+        elif p == "kind":
+            e.kind = Arg(o.value, _value(r, "label"), _value(r, "en"))
+        elif o.type == "uri":
+            args = e.args.setdefault(p, [])
+            if all(a.iri != o.value for a in args):
+                args.append(Arg(o.value, _value(r, "label") or o.value, _value(r, "en")))
+        else:
+            e.texts[p] = o.value
+    for iri, fields in marks.items():
+        for prop, mark in fields.items():
+            for a in events[iri].args.get(prop, []):
+                a.mark = mark
+    return dict(sorted(events.items(), key=lambda item: item[1].seq))
+
+
+def _value(row, name: str) -> str:
+    return row[name].value if name in row else ""
+
+
+def _place_notes(clauses: dict[str, Clause], rows) -> None:
+    """Each note once, beneath the last clause of the phase that it comments on."""
+    order = {iri: i for i, iri in enumerate(clauses)}
+    notes: dict[str, dict] = {}
+    for r in rows:
+        iri = r["note"].value
+        n = notes.setdefault(
+            iri,
+            {
+                "iri": iri,
+                "text": r["text"].value,
+                "kind": _value(r, "kind") or "注",
+                "author": _value(r, "author"),
+                "order": int(_value(r, "order") or 0),
+                "page": _value(r, "page"),
+                "clauses": [],
+            },
+        )
+        if r["clause"].value in order:
+            n["clauses"].append(r["clause"].value)
+    for n in notes.values():
+        if n["clauses"]:
+            last = max(n["clauses"], key=order.__getitem__)
+            first = min(n["clauses"], key=order.__getitem__)
+            n["span"] = (clauses[first].anchor, clauses[last].anchor, len(set(n["clauses"])))
+            clauses[last].notes.append(n)
+    for c in clauses.values():
+        c.notes.sort(key=lambda n: (NOTE_ORDER.get(n["kind"], 9), n["iri"]))
+
+
+#: characters of pages :func:`remembered` holds at most, all together (a canned page is
+#: remembered per spelling of its question, and a long answer's page is megabytes)
+REMEMBERED_CHARS = 64 << 20
+
+
+def remembered(name: str, key, make):
+    """``make()`` once per dataset version and key (pictures, pages that do not change)."""
+    state = current_app.extensions["yili"]
+    slot = current_app.extensions.get("yili-remembered")
+    if slot is None or slot[0] != state.version:
+        slot = (state.version, {}, [0])
+        current_app.extensions["yili-remembered"] = slot
+    store, held = slot[1], slot[2]
+    found = store.get((name, key))
+    if found is None:
+        found = make()
+        size = len(found) if isinstance(found, str | bytes) else 0
+        # bounds on memory, by count and by size: start again
+        if len(store) > 256 or held[0] + size > REMEMBERED_CHARS:
+            store.clear()
+            held[0] = 0
+        if size <= REMEMBERED_CHARS:
+            store[(name, key)] = found
+            held[0] += size
+    return found
+
+
+def readings() -> Readings:
+    state = current_app.extensions["yili"]
+    found = current_app.extensions.get("yili-readings")
+    if found is None or found[0] != state.version:
+        found = (state.version, Readings(state.store))
+        current_app.extensions["yili-readings"] = found
+    return found[1]
+
+
+@bp.route("/read")
+@bp.route("/read/")
+def rites():
+    r = readings()
+    return render_template(
+        "read_rites.html", rites=r.rites(), tocs={x["slug"]: r.toc(x["slug"]) for x in r.rites()}
+    )
+
+
+@bp.route("/read/<slug>")
+def toc(slug: str):
+    r = readings()
+    return render_template("read_toc.html", rite=r.rite(slug), toc=r.toc(slug))
+
+
+@bp.route("/read/<slug>/<phase>")
+def phase(slug: str, phase: str):
+    r = readings()
+    if not phase.isdigit():  # a phase named by its label: 獻賓
+        found = next((t for t in r.toc(slug) if t["label"] == phase), None)
+        if found is None:
+            abort(404, f"{slug} has no phase named {phase!r}")
+        return redirect(found["url"])
+    key = (slug, int(phase))
+    if key not in r.pages:  # the page of a phase is the same for this version: made once
+        reading = r.phase(slug, int(phase))
+        r.pages[key] = render_template(
+            "read_phase.html",
+            rite=r.rite(slug),
+            reading=reading,
+            previous=reading.neighbour(-1),
+            following=reading.neighbour(1),
+            open_kinds=OPEN_BY_DEFAULT,
+        )
+    return r.pages[key]
+
+
+def locate(iri: str) -> str | None:
+    """The reading view's address of a clause, event, note or phase (None for anything else)."""
+    rows = readings()._ask("read-locate", x=iri)
+    if not rows:
+        return None
+    phase_iri = rows[0]["phase"].value
+    anchor = ""
+    if iri.rsplit("/", 2)[-2] == "event":
+        anchor = iri.rsplit("/", 1)[-1]
+    elif "clause" in rows[0]:
+        anchor = slug_of(rows[0]["clause"].value)[1].replace("/", "-")
+    return reading_url(phase_iri, anchor)
+
+
+@bp.route("/read/at/<path:path>")
+def at(path: str):
+    """/read/at/xiangshe/jing/5.1.1 → the phase of that clause, at the clause."""
+    url = locate(ID + path)
+    if url is None:
+        abort(404, f"{ID + path} is not read in any phase")
+    return redirect(url)
+
+
+def entity_reading(iri: str) -> tuple[str | None, str]:
+    """(the reading view's address, an HTML block) for an entity page: a clause or an event
+    with its clause's characters, events and notes; a phase's events in order; a role's acts
+    by rite and phase. ("", "") for anything else."""
+    if not iri.startswith(ID):
+        return None, ""
+    tail = slug_of(iri)[1]
+    if iri.startswith(ID + "role/"):
+        roles = readings().roles
+        if iri not in roles:  # remembered: a role's acts are the same for this version
+            roles[iri] = _role_acts(iri)
+        return None, roles[iri]
+    if not re.match(r"(jing|ji|event|phase|commentary)/", tail):
+        return None, ""
+    url = locate(iri)
+    if url is None:
+        return None, ""
+    slug, rest = url[len("/read/") :].split("/", 1)
+    index, _, anchor = rest.partition("#")
+    reading = readings().phase(slug, int(index))
+    phase_url = url.split("#")[0]
+    clause = None
+    if anchor:
+        clause_anchor = anchor.rsplit("-", 1)[0] if tail.startswith("event/") else anchor
+        clause = next((c for c in reading.clauses if c.anchor == clause_anchor), None)
+    html = render_template(
+        "read_entity.html",
+        reading=reading,
+        clause=clause,
+        phase_url=phase_url,
+        rite_label=readings().rite(slug)["label"],
+        open_kinds=OPEN_BY_DEFAULT | {"音義", "疏", "考證", "引文"},
+    )
+    return url, html
+
+
+def _role_acts(iri: str) -> str:
+    r = readings()
+    rows = r._ask("read-role", role=iri)
+    if not rows:
+        return ""
+    phases: dict[str, dict] = {}
+    for row in rows:
+        phase_iri = row["phase"].value
+        if phase_iri not in phases:
+            slug = slug_of(phase_iri)[0]
+            entry = next((t for t in r.toc(slug) if t["iri"] == phase_iri), None)
+            if entry is None:
+                continue
+            phases[phase_iri] = {**entry, "slug": slug, "acts": [], "seen": set()}
+        phase = phases[phase_iri]
+        if row["event"].value in phase["seen"]:
+            continue
+        phase["seen"].add(row["event"].value)
+        phase["acts"].append(
+            {
+                "kind": row["kind"].value,
+                "negated": _value(row, "negated") == "true",
+                "text": _value(row, "text"),
+                "url": reading_url(phase_iri, row["event"].value.rsplit("/", 1)[-1]),
+            }
+        )
+    grouped = []
+    for rite in r.rites():  # rites in chapter order, phases in their order
+        listed = sorted(
+            (p for p in phases.values() if p["slug"] == rite["slug"]), key=lambda p: p["index"]
+        )
+        for p in listed:
+            p["count"] = len(p["acts"])
+        if listed:
+            grouped.append((rite["label"], listed))
+    return render_template("read_entity.html", acts=grouped, reading=None, clause=None)

@@ -1,0 +1,103 @@
+"""Clause breaks projected from the punctuated edition onto the Kanripo characters."""
+
+import pytest
+
+from yili_kg.loaders.breaks import marked, rite_projection, xiangshe_scores
+from yili_kg.loaders.collate import collate_punctuated
+from yili_kg.loaders.rites import build_rite_layer
+from yili_kg.loaders.ritetable import read_rites
+
+
+def test_marks_of_a_punctuated_text():
+    chars, breaks, opens, closes = marked("主人戒賓，賓出迎。曰：「請。」")
+    assert chars == "主人戒賓賓出迎曰請"
+    # 曰：「請。」 is one clause: no break before the speech, its own 。 ends the clause after it
+    assert breaks == {3: "clause", 6: "sentence", 8: "sentence"}
+    assert opens == {8} and closes == {8}
+
+
+@pytest.mark.parametrize("level", [0, 1], ids=["sentence", "clause"])
+def test_projected_breaks_on_xiangshe_against_its_base_text(level):
+    """鄉射禮: the base text's own 。；/，： against the projected ones, on the Kanripo 經."""
+    score = xiangshe_scores()[level]
+    assert score.truth > (600 if level == 0 else 1700)
+    assert score.precision >= 0.97 and score.recall >= 0.97, score
+
+
+#: the chapters of the mini dataset (tests/conftest.py): aligned in the fast loop; the other
+#: fifteen are the whole book's, with `pytest -m slow`
+MINI_RITES = ("xiangshe", "xiangyinjiu")
+
+
+@pytest.mark.parametrize(
+    "slug",
+    [s if s in MINI_RITES else pytest.param(s, marks=pytest.mark.slow) for s in read_rites()],
+)
+def test_every_chapter_aligns(slug):
+    """≥ 99% of each chapter's Kanripo 經 characters align with the punctuated edition
+    (same or a variant character, after folding), and nearly all its marks are placed."""
+    projection = rite_projection(slug)
+    assert projection.aligned_share >= 0.99, projection.aligned_share
+    assert projection.placed_share >= 0.98, projection.placed_share
+
+
+def test_clauses_keep_the_kanripo_characters():
+    """士冠禮 is cut where the edition punctuates (筮于廟門。主人玄冠，朝服，緇帶…), with the
+    四庫's own characters (庿, not the edition's 庙)."""
+    layer = build_rite_layer("shiguan")
+    texts = [c.witness_text for c in layer.clauses]
+    start = texts.index("筮于庿門")
+    assert texts[start + 1 : start + 5] == ["主人𤣥冠", "朝服", "緇帶", "素韠"]  # 𤣥: the 四庫 form
+    assert "".join(c.witness_text for c in layer.clauses) == "".join(
+        p.witness_text for p in layer.passages if p.level == "paragraph"
+    )
+
+
+def test_sangfu_has_its_zhuan_as_a_layer():
+    layer = build_rite_layer("sangfu")
+    zhuan = [p for p in layer.passages if p.level == "paragraph" and p.division == "zhuan"]
+    jing = [p for p in layer.passages if p.level == "paragraph" and p.division == "jing"]
+    assert len(zhuan) > 70 and len(jing) > 60
+    assert zhuan[0].witness_text.startswith("傳曰斬者何不緝也")
+    assert not any("傳曰" in p.witness_text for p in jing)
+    first = next(c for c in layer.clauses if c.division == "zhuan")
+    assert first.witness_text == "傳曰"
+
+
+def test_collate_reports_the_stretches_that_do_not_align():
+    report = collate_punctuated(["shiguan"])
+    pairs = {(v.a_text, v.b_text) for v in report.variants}
+    assert ("庿", "庙") in pairs  # a variant the fold does not join: kept as the 四庫 writes
+    assert any("shiguan" in note and "aligned" in note for note in report.notes)
+
+
+def test_a_shu_that_names_its_extent_explains_that_span():
+    """士冠禮's first 疏: 釋曰自此至宗人告事畢一節論將行冠禮先筮諏日之事 — from 筮于庿門 to
+    宗人告事畢, not just its own segment."""
+    layer = build_rite_layer("shiguan")
+    shu = next(
+        n for n in layer.notes if n.kind == "疏" and n.text.startswith("釋曰自此至宗人告事畢")
+    )
+    assert shu.span_source == "extent"
+    texts = [layer.by_id[cid].witness_text for cid in shu.clause_ids]
+    assert texts[0] == "筮于庿門" and texts[-1] == "宗人告事畢"
+
+
+def test_a_speech_stays_whole_in_the_clause_that_introduces_it():
+    chars, breaks, opens, closes = marked(
+        "司射命上射曰：「某御于子。」命下射曰：「子與某子射。」卒，"
+    )
+    assert chars == "司射命上射曰某御于子命下射曰子與某子射卒"
+    assert breaks == {9: "sentence", 18: "sentence", 19: "clause"}
+    assert opens == {6, 14} and closes == {9, 18}
+    # marks inside a speech are the speaker's: 「某不能，為二三子。」 is not cut at its comma
+    assert marked("賓對曰：「某不能，為二三子。」")[1] == {9: "sentence"}
+
+
+def test_a_quotation_unclosed_at_its_paragraphs_end_gives_its_marks_back():
+    # 士昏禮 in the edition: 对曰：“某以非他故，不足以辱命， ends its paragraph unclosed; read as
+    # a quotation it would swallow every break of the paragraphs after it
+    chars, breaks, opens, closes = marked("曰：“某以非他故，不足以辱命，\n对曰：“某。”")
+    assert chars == "曰某以非他故不足以辱命对曰某"
+    assert breaks == {0: "clause", 5: "clause", 10: "clause", 13: "sentence"}
+    assert opens == {13} and closes == {13}

@@ -1,0 +1,76 @@
+"""The Kanripo mandoku reader against the files once derived from the same raw files by hand."""
+
+from pathlib import Path
+
+import pytest
+
+from yili_kg.loaders.kanripo import read_tsv, rite_rows
+from yili_kg.loaders.mandoku import corrections
+from yili_kg.loaders.ritetable import read_rites
+
+DERIVED = Path(__file__).parent / "data" / "kanripo-derived"
+CHAPTERS = {"xiangyinjiu": 4, "xiangshe": 5, "yan": 6, "dashe": 7}
+
+
+@pytest.mark.parametrize("slug", CHAPTERS)
+def test_reader_gives_the_derived_rows(slug):
+    """Every row (經, 注, 音義, 疏, ○, 考證): same number, kind, segment, page and characters."""
+    name = f"yili-{CHAPTERS[slug]:02d}-{slug}"
+    assert rite_rows(slug) == read_tsv(DERIVED / f"{name}.zhushu.txt")
+    assert rite_rows(slug, "sbck") == read_tsv(DERIVED / f"{name}.sbck-zhu.txt")
+    jing = [line for line in (DERIVED / f"{name}.txt").read_text("utf-8").splitlines()]
+    jing = [line for line in jing if line and not line.startswith("#")]
+    assert [r.raw for r in rite_rows(slug) if r.kind == "經"] == jing
+
+
+def test_double_columns_pages_and_entities():
+    rows = rite_rows("xiangshe")
+    # 音義(長丁大反警音景語/魚據反爲于僞反): right column, then left
+    assert rows[4].kind == "音義" and rows[4].text == "長丁大反警音景語魚據反爲于僞反"
+    assert rows[4].page == "KR1d0028_WYG_005-1b"  # the page marker before the line
+    first = rows[0]
+    assert (first.kind, first.text, rows[1].kind) == ("經", "鄉射之禮", "○")
+    # the 注 of segment 2 runs over a page break and ends where SBCK's small text ends
+    zhu = next(r for r in rows if r.kind == "注" and r.segment == 2)
+    assert zhu.text.startswith("主人州長也") and zhu.text.endswith("亦用此禮射而詢衆庶乎")
+    cut = next(r for r in rows if "刌" in r.text and "&KR2687;" in r.raw)  # a glyph entity
+    assert cut.text.count("刌") == cut.raw.count("&KR2687;") + cut.raw.count("刌")
+
+
+def test_every_correction_is_applied():
+    """Each hand decision of corpus/kanripo-corrections.tsv shows in the rows it is about."""
+    slugs = {r.juan: r.slug for r in read_rites().values()}
+    for fix in corrections():
+        rows = rite_rows(slugs[fix.juan])
+        if fix.action == "zhu-end":
+            pairs = zip(rows, rows[1:], strict=False)
+            assert any(
+                a.kind == "注"
+                and a.raw.endswith(fix.before)
+                and b.kind == "經"
+                and b.raw.startswith(fix.after)
+                for a, b in pairs
+            ), fix
+        elif fix.action == "not-marker":
+            assert any(r.kind == "注" and fix.before in r.raw for r in rows), fix
+        elif fix.action == "as-zhu":
+            assert any(r.kind == "注" and r.raw.startswith(fix.before[1:]) for r in rows), fix
+        elif fix.action == "as-shu":
+            assert any(r.kind == "疏" and r.raw.startswith(fix.after) for r in rows), fix
+        elif fix.action == "replace":
+            assert any(fix.after in r.raw and r.page == fix.page for r in rows), fix
+            assert not any(fix.before in r.raw and r.page == fix.page for r in rows), fix
+
+
+def test_all_seventeen_chapters_read():
+    """Every juan gives 經 with 注 after it, the edition's ○ sections, and its 考證."""
+    for slug, info in read_rites().items():
+        rows = rite_rows(slug)
+        kinds = [r.kind for r in rows]
+        assert kinds[0] == "經", slug
+        assert kinds.count("注") > 0.6 * kinds.count("經"), slug
+        assert "○" in kinds and "考證" in kinds and "疏" in kinds, slug
+        segments = [r.segment for r in rows if r.kind == "經"]
+        assert segments == list(range(1, len(segments) + 1)), slug
+        assert all(r.page.startswith(f"KR1d0028_WYG_{info.juan:03d}-") for r in rows), slug
+        assert not any(c in r.raw for r in rows for c in "()/¶<>"), slug
