@@ -71,6 +71,48 @@ def compose(layer, lexicon: Lexicon, rite: str = "xiangshe") -> tuple[list[Recor
     return records, report
 
 
+def reviewed_rites() -> list[str]:
+    """The rites with a reviewed layer (a row of ``corpus/annotations/status.tsv``), in
+    chapter order."""
+    from yili_kg.loaders.ritetable import read_rites
+
+    status = review_status()
+    return [slug for slug in read_rites() if slug in status]
+
+
+def review_status() -> dict[str, str]:
+    """Each reviewed rite's status, ``complete`` (every clause must be reviewed: ``yili-kg
+    check`` fails otherwise) or ``in review``, from ``corpus/annotations/status.tsv``."""
+    from yili_kg.loaders.corpus import corpus_dir
+    from yili_kg.loaders.errors import SourceError
+
+    path = corpus_dir() / "annotations" / "status.tsv"
+    status: dict[str, str] = {}
+    lines = enumerate(path.read_text("utf-8").splitlines(), start=1)
+    rows = [(n, line.split("\t")) for n, line in lines if line and not line.startswith("#")]
+    if not rows or rows[0][1] != ["rite", "status"]:
+        raise SourceError(path, "header must be: rite, status")
+    for number, cells in rows[1:]:
+        if len(cells) != 2 or cells[1] not in ("complete", "in review"):
+            raise SourceError(path, "expected a rite and complete | in review", number)
+        status[cells[0]] = cells[1]
+    return status
+
+
+def review_layer(rite: str):
+    """A rite's whole text layer and lexicon, as its review reads them (鄉射禮's own builder,
+    the Kanripo builder for the others; the rite's senses of its words)."""
+    from yili_kg.loaders.lexicon import default_lexicon, lexicon_for
+
+    if rite == "xiangshe":
+        from yili_kg.loaders.textlayer import build_text_layer
+
+        return build_text_layer(), default_lexicon()
+    from yili_kg.loaders.rites import build_rite_layer
+
+    return build_rite_layer(rite), lexicon_for(rite)
+
+
 def phase_file(rite: str, index: int, name: str) -> Path:
     return annotation_dir(rite) / f"{index:02d}-{name}.tsv"
 

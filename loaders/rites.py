@@ -362,19 +362,19 @@ def rite_records(slug: str, lexicon=None):
 
 
 def rite_graph(slug: str, into=None, layer=None):
-    """The asserted triples of a rite: its text layer (``layer``, else built) and its
-    (automatic) events."""
+    """The asserted triples of a rite: its text layer (``layer``, else built) and its events,
+    reviewed where ``corpus/annotations/<slug>/`` has a record, automatic otherwise."""
     from yili_kg.loaders import rdf
-    from yili_kg.loaders.annotate import annotate_clauses, commentary_of
     from yili_kg.loaders.events import events_graph
     from yili_kg.loaders.lexicon import lexicon_for
+    from yili_kg.loaders.review import compose
 
     layer = layer or build_rite_layer(slug)
     graph = rdf.text_layer_graph(layer, into)
     lexicon = lexicon_for(slug)  # 侑 the person in 有司徹, the act in 特牲 (rite-senses.tsv)
-    # with the 注 on each clause, as rite_records reads them: the rules that read 鄭玄's words
-    # (zhu-names-party: 再拜，拜賓許也) apply in the graph too
-    records = annotate_clauses(layer.clauses, lexicon, commentary_of(layer))
+    # the automatic reading with the 注 on each clause, as rite_records reads them: the rules
+    # that read 鄭玄's words (zhu-names-party: 再拜，拜賓許也) apply in the graph too
+    records, _ = compose(layer, lexicon, slug)
     phases = {r.id: layer.passage_phases[r.id][0] for r in records}
     events_graph(records, phases, lexicon, rite=slug, assignments=False, into=graph)
     if slug in HOST_IS_STEWARD:

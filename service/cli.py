@@ -370,19 +370,30 @@ def manifest(update: bool) -> None:
     is_flag=True,
     help="Write the automatic reading of every clause that has no record yet.",
 )
-def annotate(write: bool) -> None:
+@click.option(
+    "--rite",
+    "rites",
+    multiple=True,
+    metavar="SLUG",
+    help="The rite (slug of corpus/rites.tsv; repeatable). Default: every rite under review.",
+)
+def annotate(write: bool, rites: tuple[str, ...]) -> None:
     """Annotate every clause; report review coverage (or --write the missing records)."""
-    from yili_kg.loaders.lexicon import default_lexicon
-    from yili_kg.loaders.review import compose, write_missing
-    from yili_kg.loaders.textlayer import build_text_layer
+    from yili_kg.loaders.review import compose, review_layer, reviewed_rites, write_missing
+    from yili_kg.loaders.ritetable import read_rites
 
-    layer = build_text_layer()
-    if write:
-        count = write_missing(layer, default_lexicon())
-        click.echo(f"wrote {count} automatic records under corpus/annotations/")
-        return
-    _, report = compose(layer, default_lexicon())
-    click.echo(report.render())
+    known = read_rites()
+    for slug in rites:
+        if slug not in known:
+            raise click.BadParameter(f"{slug}: not a rite of corpus/rites.tsv", param_hint="--rite")
+    for slug in rites or reviewed_rites():
+        layer, lexicon = review_layer(slug)
+        if write:
+            count = write_missing(layer, lexicon, slug)
+            click.echo(f"{slug}: wrote {count} automatic records under corpus/annotations/{slug}/")
+            continue
+        _, report = compose(layer, lexicon, slug)
+        click.echo(f"{slug}: {report.render()}")
 
 
 @main.command()
