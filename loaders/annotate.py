@@ -187,8 +187,9 @@ class ClauseReader:
         self.events.append(event)
         return event
 
-    def place_or_object(self, token: Token) -> str | None:
-        return token.of("place") or token.of("object")
+    def place_or_object(self, token: Token) -> str:
+        """The place or object a noun token names (its written form if, oddly, neither)."""
+        return token.of("place") or token.of("object") or token.text
 
     def attach_noun(self, token: Token, tokens: list[Token], i: int) -> int:
         """A role, object or place after a verb or preposition; returns tokens consumed."""
@@ -236,12 +237,12 @@ class ClauseReader:
             self.with_.append(role)
             if prep == "by":
                 self.led.append(role)
-        elif token.of("object") and prep == "by":
-            self.before["theme"] = token.of("object")
+        elif (obj := token.of("object")) and prep == "by":
+            self.before["theme"] = obj
         elif role:
             self.subjects.append(role)
-        elif token.of("object") and prep is None:
-            self.topic.append(token.of("object"))
+        elif obj and prep is None:
+            self.topic.append(obj)
         elif prep in ("from", "via"):
             self.before[prep] = self.place_or_object(token)
         else:
@@ -362,11 +363,11 @@ class ClauseReader:
     def possessive(self, tokens: list[Token], i: int) -> int:
         """X之Y: the Y of X (主人之弓矢, 勝者之弟子, 賓與大夫之弓); X is not the agent."""
         head = tokens[i + 2]
-        if head.of("role") and not head.of("object"):
+        if (role := head.of("role")) and not head.of("object"):
             if not self.events:
-                self.subjects = [head.of("role")]
+                self.subjects = [role]
             return 3
-        thing = head.of("object")
+        thing = self.place_or_object(head)
         if self.events:
             self.events[-1].set("theme", (*self.events[-1].fields.get("theme", ()), thing))
         else:
@@ -492,7 +493,7 @@ class ClauseReader:
         # 主人阼階之東，南面辭洗 / 賓、 cut from their verb: the subjects of consecutive
         # verbless clauses add up; not across a clause between (執冪者，反冪。主人筵，前獻賓)
         follows = ctx.pending and ctx.pending_at == ctx.clauses - 1
-        before = ctx.pending[0] if follows else ()
+        before = ctx.pending[0] if follows and ctx.pending else ()
         ctx.pending = (tuple(dict.fromkeys((*before, *self.subjects))), tuple(self.at))
         ctx.pending_at = ctx.clauses
         return []
@@ -590,14 +591,14 @@ def _begin_clause(pid: str, text: str, lexicon: Lexicon, ctx: Context) -> None:
     ctx.topic_role = ()
     if "則" in text[:4]:
         head = text.split("則", 1)[0]
-        ctx.topic_role = tuple(t.of("role") for t in tokenize(head, lexicon) if t.of("role"))
+        ctx.topic_role = tuple(r for t in tokenize(head, lexicon) if (r := t.of("role")))
 
 
 def _condition(pid: str, text: str, lexicon: Lexicon, ctx: Context) -> None:
     """A clause that states a condition: it holds for the clauses after it (rule 8)."""
     ctx.condition = re.sub(r"^.*?若", "若", text) if "若" in text else text
     subject = text.split("若", 1)[0]
-    roles = [t.of("role") for t in tokenize(subject, lexicon) if t.of("role")]
+    roles = [r for t in tokenize(subject, lexicon) if (r := t.of("role"))]
     topic = subject.startswith("其")
     if ctx.new_sentence and pid.startswith("ji/") and (topic or not roles):
         ctx.agent = ()  # a rule of the 記 names no one
@@ -686,7 +687,8 @@ def example_clauses(example: str) -> tuple[list[ExampleClause], dict[str, tuple[
     part = "jing"
     if example.startswith("記："):
         part, example = "ji", example[2:]
-    clauses, notes, sentence, clause, depth, current = [], {}, 1, 1, 0, ""
+    notes: dict[str, tuple[str, ...]] = {}
+    clauses, sentence, clause, depth, current = [], 1, 1, 0, ""
     for char in example + "。":
         depth += {"「": 1, "」": -1, "〔": 1, "〕": -1}.get(char, 0)
         if depth or char not in "，；。":

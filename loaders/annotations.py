@@ -116,6 +116,7 @@ class Record:
     note: str = ""
     line: int = 0
     reason: str = ""  # why a clause has no event (after the —)
+    path: Path | None = None  # the file of a reviewed record (read_layer sets it)
 
 
 def _value(raw: str) -> tuple[tuple[str, ...], str]:
@@ -130,7 +131,7 @@ def _value(raw: str) -> tuple[tuple[str, ...], str]:
     return tuple(values), mark
 
 
-def parse_events(text: str, where: str = "", line: int = 0) -> list[Event]:
+def parse_events(text: str, where: str | Path = "", line: int = 0) -> list[Event]:
     """Events of a record's ``events`` cell (see the module docstring)."""
     text = text.strip()
     if not text or text.startswith(NONE):
@@ -238,5 +239,5 @@ def read_layer(rite: str = "xiangshe") -> dict[str, Record]:
                 raise SourceError(path, f"clause {record.id} annotated twice", record.line)
             record.note = record.note or ""
             records[record.id] = record
-            record.path = path  # type: ignore[attr-defined]
+            record.path = path
     return records

@@ -14,8 +14,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from rdflib import RDF, Graph, URIRef
+from rdflib import RDF, Graph
 from rdflib.namespace import DCTERMS
+from rdflib.term import Node
 
 from yili_kg.loaders import iris
 from yili_kg.loaders.iris import YL
@@ -30,16 +31,16 @@ def rites_in(graphs: list[Graph]) -> dict[int, str]:
         for rite in graph.subjects(RDF.type, YL.Rite):
             chapter = graph.value(rite, YL.chapter)
             if chapter is not None:
-                out[int(chapter)] = str(rite).rsplit("/", 1)[-1]
+                out[int(str(chapter))] = str(rite).rsplit("/", 1)[-1]
     return out
 
 
-def rite_works(graphs: list[Graph], works=None) -> dict[URIRef, str]:
+def rite_works(graphs: list[Graph], works=None) -> dict[Node, str]:
     """Work node → rite slug, for every 儀禮 chapter whose rite is in ``graphs``."""
     from yili_kg.loaders.works import read_works
 
     rites = rites_in(graphs)
-    out = {}
+    out: dict[Node, str] = {}
     for work in (works or read_works()).values():
         match = _JUAN.match(work.kanripo or "")
         if match and int(match.group(1)) in rites:
@@ -49,11 +50,11 @@ def rite_works(graphs: list[Graph], works=None) -> dict[URIRef, str]:
     return out
 
 
-def chapter_works(works=None) -> dict[URIRef, int]:
+def chapter_works(works=None) -> dict[Node, int]:
     """Work node → chapter number, for every 儀禮 chapter of the works authority."""
     from yili_kg.loaders.works import read_works
 
-    out = {}
+    out: dict[Node, int] = {}
     for work in (works or read_works()).values():
         match = _JUAN.match(work.kanripo or "")
         if match:

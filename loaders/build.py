@@ -21,6 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
+from typing import IO, TYPE_CHECKING, Any
 
 from yili_kg.loaders.built import (  # noqa: F401 (re-exported: the build's public names)
     DATASET_NAME,
@@ -35,21 +36,23 @@ from yili_kg.loaders.built import (  # noqa: F401 (re-exported: the build's publ
 from yili_kg.loaders.corpus import corpus_dir, verify
 from yili_kg.loaders.errors import ChecksumError, InconsistencyError, YiliError
 
+if TYPE_CHECKING:
+    from rdflib import Graph
+
 
 class BuildBusy(YiliError):
     """Another process holds the build folder's lock."""
 
 
-def atomic_write(path: Path, write: Callable[[object], None], binary: bool = False) -> None:
+def atomic_write(path: Path, write: Callable[[Any], None], binary: bool = False) -> None:
     """Write ``path`` through a temporary file in the same folder, then rename it into place."""
     import tempfile
 
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
-        with os.fdopen(
-            fd, "wb" if binary else "w", **({} if binary else {"encoding": "utf-8"})
-        ) as handle:
+        handle: IO[Any]
+        with os.fdopen(fd, "wb") if binary else os.fdopen(fd, "w", encoding="utf-8") as handle:
             write(handle)
             handle.flush()
             os.fsync(handle.fileno())
@@ -152,7 +155,7 @@ class Stage:
     graph: str  # the named graph it goes to: ontology | asserted | inferred
     needs: tuple[str, ...]
     own_inputs: Callable[[], str]
-    run: Callable[[dict], object]
+    run: Callable[[dict], Graph]
 
 
 def _stages() -> list[Stage]:
@@ -216,8 +219,6 @@ def _run_build(build_dir: Path | None = None, progress=None, force: bool = False
         progress: ``progress(stage_name, state)`` callback for a display ("start"/"done"/"skip").
         force: run every stage.
     """
-    from rdflib import Graph
-
     started = time.perf_counter()
     build_dir = build_dir or default_build_dir()
     stage_dir = build_dir / "stages"
@@ -243,7 +244,7 @@ def _run_build(build_dir: Path | None = None, progress=None, force: bool = False
             return report
         except ChecksumError:
             pass  # damaged: rebuild the dataset from the stage outputs
-    graphs: dict[str, Graph] = {}
+    graphs: dict[str, Graph | _lazy_graph] = {}
     values: dict = {}  # what stages share besides graphs (the text layer), for this build only
     old_keys = (manifest or {}).get("keys", {})
     for stage in stages:
@@ -264,11 +265,7 @@ def _run_build(build_dir: Path | None = None, progress=None, force: bool = False
             graph = stage.run(inputs)
         except InconsistencyError as exc:
             raise located(exc) from exc
-        atomic_write(
-            path,
-            lambda h, g=graph: h.write(g.serialize(format="nt", encoding="utf-8")),
-            binary=True,
-        )
+        atomic_write(path, _nt_writer(graph), binary=True)
         graphs[stage.name] = graph
         report.stages[stage.name] = {
             "ran": True,
@@ -326,6 +323,11 @@ def _run_build(build_dir: Path | None = None, progress=None, force: bool = False
     return report
 
 
+def _nt_writer(graph: Graph) -> Callable[[Any], None]:
+    """What writes ``graph`` as N-Triples to an open binary file."""
+    return lambda handle: handle.write(graph.serialize(format="nt", encoding="utf-8"))
+
+
 def _stage_file_ok(path: Path, manifest: dict | None, name: str) -> bool:
     expected = ((manifest or {}).get("stages", {}).get(name) or {}).get("sha256")
     return expected is not None and sha256_of(path) == expected
@@ -379,7 +381,7 @@ def locate(resource: str) -> str | None:
         from yili_kg.loaders.annotations import read_layer
 
         record = read_layer().get(f"{event.group(1)}/{event.group(2)}")
-        if record is not None and getattr(record, "path", None):
+        if record is not None and record.path:
             return f"{record.path}:{record.line}"
     return None
 

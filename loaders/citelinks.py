@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import bisect
 
-from rdflib import RDF, Graph, URIRef
+from rdflib import RDF, Graph
 from rdflib.namespace import DCTERMS
+from rdflib.term import Node
 
 from yili_kg.loaders import iris
 from yili_kg.loaders.iris import YL
@@ -36,17 +37,17 @@ class RiteText:
         for graph, node in ((g, n) for g in graphs for n in g.subjects(RDF.type, YL.Clause)):
             if str(node).startswith(prefix):
                 start = graph.value(node, YL.startOffset)
-                clauses.append((int(start), node, _clean(str(graph.value(node, YL.text)))))
+                clauses.append((int(str(start)), node, _clean(str(graph.value(node, YL.text)))))
         clauses.sort(key=lambda c: c[0])
         self.text = ""
         self.starts: list[int] = []
-        self.nodes: list[URIRef] = []
+        self.nodes: list[Node] = []
         for _, node, text in clauses:
             self.starts.append(len(self.text))
             self.nodes.append(node)
             self.text += text
 
-    def find(self, words: str) -> list[URIRef]:
+    def find(self, words: str) -> list[Node]:
         """The clauses covered by ``words`` (or by its longest prefix found, ≥ MIN_CHARS)."""
         words = _clean(words)
         for size in range(len(words), MIN_CHARS - 1, -1):

@@ -130,7 +130,9 @@ def find_sections(raw: str, names: list[str], path: object) -> list[tuple[int, i
     A line opening with 右 closes a section only if the next expected name follows (folded);
     one naming a later phase, or a name never found, is a :class:`SourceError`.
     """
-    heading, found, offset = [], [], 0
+    heading: list[tuple[int, int, str]] = []
+    found: list[tuple[int, int, str]] = []
+    offset = 0
     for number, line in enumerate(raw.split("\n"), start=1):
         start, offset, body = offset, offset + len(line) + 1, line[1:].replace("/", "")
         if not line.startswith("右"):
@@ -152,7 +154,10 @@ def find_sections(raw: str, names: list[str], path: object) -> list[tuple[int, i
 def _stream(raw: str) -> tuple[str, str, list[int], set[int]]:
     """Plain and folded stream, the raw offset of each character, indexes preceded by a space."""
     marks = {i for m in PAGE_MARK.finditer(raw) for i in range(m.start(), m.end())}
-    plain, offsets, spaced, gap = [], [], set(), False
+    plain: list[str] = []
+    offsets: list[int] = []
+    spaced: set[int] = set()
+    gap = False
     for index, char in enumerate(raw):
         if char in " \u3000":
             gap = True
@@ -201,7 +206,9 @@ def _core(text: str) -> str:
 
 def place_jing(s: str, cores: list[str], rights: list[int]):  # 經文定位
     """Spans of the 經 clauses in the folded stream, whether each is exact, and 注 inside any."""
-    n, p, spans, exact, inner = len(cores), 0, [None] * len(cores), [True] * len(cores), {}
+    n, p, exact = len(cores), 0, [True] * len(cores)
+    spans: list[Span | None] = [None] * n
+    inner: dict[int, list[Span]] = {}
     for i, t in enumerate(cores):
         if s.startswith(t, p):
             spans[i], p = (p, p + len(t)), p + len(t)
@@ -220,7 +227,8 @@ def place_jing(s: str, cores: list[str], rights: list[int]):  # 經文定位
         if spans[i]:
             continue
         j = next((k for k in range(i, n) if spans[k]), n)
-        lo, hi, t = spans[i - 1][1] if i else 0, spans[j][0] if j < n else len(s), cores[i]
+        before, after = spans[i - 1] if i else None, spans[j] if j < n else None
+        lo, hi, t = before[1] if before else 0, after[0] if after else len(s), cores[i]
         last = j == i + 1 and s.endswith(t, lo, hi)  # right before the next placed clause
         q = lo if s.startswith(t, lo) else hi - len(t) if last else s.find(t, lo, hi)
         if q >= 0:
@@ -238,7 +246,8 @@ def place_ji(s: str, cores: list[str], parents: list[str], regions: list[Span]):
     Whole sentences first, then clauses of three characters or more, then short and variant
     clauses right next to a placed neighbour (fitted only inside their sentence, or if long).
     """
-    n, spans, exact = len(cores), [None] * len(cores), [True] * len(cores)
+    n, exact = len(cores), [True] * len(cores)
+    spans: list[Span | None] = [None] * n
     region = lambda q: bisect_right([a for a, _ in regions], q) - 1  # noqa: E731
     taken = lambda q, e: any(sp and q < sp[1] and sp[0] < e for sp in spans)  # noqa: E731
 
@@ -249,7 +258,7 @@ def place_ji(s: str, cores: list[str], parents: list[str], regions: list[Span]):
         near = [
             q for q in hits if last and 0 <= q - last[1] <= 200 and region(q) == region(last[0])
         ]
-        return (near or hits or [None])[0]
+        return (near or hits)[0] if near or hits else None
 
     for parent in dict.fromkeys(parents):
         members = [i for i in range(n) if parents[i] == parent]
@@ -264,7 +273,8 @@ def place_ji(s: str, cores: list[str], parents: list[str], regions: list[Span]):
         for i, t in enumerate(cores):
             if spans[i]:
                 continue
-            tries = []  # (lo, hi, right after the clause before?, may be fitted?), in one region
+            # (lo, hi, right after the clause before?, may be fitted?), in one region
+            tries: list[tuple[int, int, bool, bool]] = []
             if i and (prev := spans[i - 1]):
                 hi = min(prev[1] + len(t) + 2, regions[region(prev[0])][1])
                 tries.append((prev[1], hi, True, parents[i - 1] == parents[i] or len(t) > 2))
@@ -311,7 +321,9 @@ class _Witness:
     def others(self, parts: list[Span], section: int, citations: list[Citation]) -> list[str]:
         """Pieces after a space: a quotation when a label follows (added to ``citations``),
         else 江永's notes (returned)."""
-        said, pending, text = [], None, self.plain
+        said: list[str] = []
+        pending: Span | None = None
+        text = self.plain
         for x, y in (part for part in parts if part[1] > part[0]):
             if text[x:y] in LABELS and pending:
                 work = LABELS[text[x:y]] or (citations[-1].work if citations else text[x:y])
@@ -408,8 +420,8 @@ def read_jiangyong(path: Path | None = None, base: Path | None = None) -> Jiangy
             made.append((e, index, " ".join(said)))
 
     ji_entries, placed = [], {i for e, *_ in made for i in e}
-    for e, index, said in made:
-        section, ids = MOVED if re.search(r"入\S+篇", said) else max(index, 1), list(e)
+    for e, index, words in made:
+        section, ids = MOVED if re.search(r"入\S+篇", words) else max(index, 1), list(e)
         while section == MOVED and ids[-1] + 1 < len(ji) and ids[-1] + 1 not in placed:
             placed.add(ids[-1] + 1)  # the rest of the moved entry, which 001 does not give
             ids.append(ids[-1] + 1)
@@ -420,14 +432,14 @@ def read_jiangyong(path: Path | None = None, base: Path | None = None) -> Jiangy
                 text,
                 tuple(ji[m].id for m in ids),
                 *w.span(ji_spans[e[0]][0], ji_spans[e[-1]][1]),
-                said,
+                words,
             )
         )
     lacking = [i for i in range(len(ji)) if i not in placed]  # each run: one section-38 entry
     for _, group in groupby(enumerate(lacking), key=lambda pair: pair[1] - pair[0]):
         run = [ji[i] for _, i in group]
-        text, ids = "".join(c.text for c in run), tuple(c.id for c in run)
-        ji_entries.append(JiEntry(MOVED, text, ids, -1, -1))
+        text = "".join(c.text for c in run)
+        ji_entries.append(JiEntry(MOVED, text, tuple(c.id for c in run), -1, -1))
     clause_section |= {cid: entry.section for entry in ji_entries for cid in entry.clause_ids}
     found = list(zip(jing + ji, spans + ji_spans, exact + ji_exact, strict=True))
     clause_span = {c.id: w.span(*sp) for c, sp, _ in found if sp}

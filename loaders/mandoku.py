@@ -294,7 +294,7 @@ def zhushu_rows(path: Path, sbck_path: Path):
         rows.append(row)
         return row
 
-    current: _Raw | None = None
+    current = _Raw("", "", [], None)  # no row yet (a kind no row has)
     pending = ""
     n = len(chars)
     while i < n:
@@ -307,7 +307,7 @@ def zhushu_rows(path: Path, sbck_path: Path):
             text = "".join(ch.ch for ch in chars[i:j])
             mark = pending
             pending = ""
-            if not mark and current is not None and current.kind in ("經", "注"):
+            if not mark and current.kind in ("經", "注"):
                 mark, stripped = _mark_of(current.text)
                 if mark:
                     current.parts = [stripped]
@@ -431,7 +431,8 @@ def zhushu_rows(path: Path, sbck_path: Path):
                 # the 經 may begin a character or two earlier than the alignment says (a
                 # character of the 注 that SBCK has and WYG lacks drew it): start it where
                 # SBCK's 經 run begins best
-                back = _best_start(wyg, large_at, current.at, i, sbck, run_start.get(run))
+                start = run_start.get(run) if run is not None else None
+                back = _best_start(wyg, large_at, current.at, i, sbck, start)
                 segment += 1
                 moved_parts, moved_at = (
                     current.parts[len(current.parts) - back :],
@@ -448,14 +449,16 @@ def zhushu_rows(path: Path, sbck_path: Path):
             jing_pos = pos_of[i]
         i += 1
 
-    out = []
+    out: list[Row] = []
     number = 0
     for r in rows:
         if r.kind != "○" and not r.text:
             continue
         number += 1
         kind = r.kind
-        if kind == "注" and r.page in as_shu and r.text.startswith("釋曰"):
+        if kind == "注" and r.text.startswith("釋曰"):
+            # 釋曰 opens a 疏, never a 注: the 疏 of 既夕禮 (主人既送賓…) and 有司徹 (此一經論衆賓
+            # 長…) that the transcription set after a 注 without its own marker
             kind = "疏"
         out.append(Row(number, kind, r.segment, r.page, read_gaiji(r.text), r.text))
     for text, page in _kaozheng(appendix):
@@ -540,7 +543,7 @@ def sbck_rows(path: Path):
     """The 四部叢刊 juan as :class:`kanripo.Row`s: 經 (large) and 注 (small), numbered by 經."""
     from yili_kg.loaders.kanripo import Row, read_gaiji
 
-    out = []
+    out: list[Row] = []
     segment = 0
     for kind, text, page in read_sbck(Path(path)):
         if kind == "經":

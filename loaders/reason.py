@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 
 from rdflib import OWL, RDF, RDFS, XSD, BNode, Graph, Literal, URIRef
 from rdflib.collection import Collection
+from rdflib.term import Node
 
 from yili_kg.loaders.errors import InconsistencyError
 
@@ -89,13 +90,14 @@ class Rules:
     """The ABox rules compiled from a TBox closure."""
 
     superclasses: dict[URIRef, set[URIRef]] = field(default_factory=lambda: defaultdict(set))
-    superproperties: dict[URIRef, set[URIRef]] = field(default_factory=lambda: defaultdict(set))
-    inverses: dict[URIRef, set[URIRef]] = field(default_factory=lambda: defaultdict(set))
-    domains: dict[URIRef, set[URIRef]] = field(default_factory=lambda: defaultdict(set))
-    ranges: dict[URIRef, set[URIRef]] = field(default_factory=lambda: defaultdict(set))
-    transitive: set[URIRef] = field(default_factory=set)
-    chains: list[tuple[tuple[URIRef, ...], URIRef]] = field(default_factory=list)
-    disjoint: list[tuple[URIRef, URIRef]] = field(default_factory=list)
+    # the property axioms' terms as the TBox has them (owl:inverseOf may name any node)
+    superproperties: dict[Node, set[Node]] = field(default_factory=lambda: defaultdict(set))
+    inverses: dict[Node, set[Node]] = field(default_factory=lambda: defaultdict(set))
+    domains: dict[Node, set[URIRef]] = field(default_factory=lambda: defaultdict(set))
+    ranges: dict[Node, set[URIRef]] = field(default_factory=lambda: defaultdict(set))
+    transitive: set[Node] = field(default_factory=set)
+    chains: list[tuple[tuple[Node, ...], Node]] = field(default_factory=list)
+    disjoint: list[tuple[Node, Node]] = field(default_factory=list)
 
 
 def compile_rules(tbox: Graph) -> Rules:
@@ -217,7 +219,7 @@ def _materialize(asserted: Graph, ontology: Graph, tbox: Graph | None) -> Graph:
         full.add(triple)
     rules = compile_rules(full)
     types: dict = defaultdict(set)
-    links: dict[URIRef, set] = defaultdict(set)  # property → {(s, o)}
+    links: dict[Node, set] = defaultdict(set)  # property → {(s, o)}
     for s, p, o in _triples(asserted, ontology):
         if p == RDF.type:
             if isinstance(o, URIRef) and not isinstance(s, Literal):
@@ -248,6 +250,7 @@ def _materialize(asserted: Graph, ontology: Graph, tbox: Graph | None) -> Graph:
             [v.split(" ")[0] for v in violations],
         )
     known = set(asserted) | set(ontology)
+    candidates: list[tuple[Node, Node, Node]]
     candidates = [(node, RDF.type, c) for node, classes in types.items() for c in classes]
     candidates += [(s, p, o) for p, pairs in links.items() for s, o in pairs]
     known |= set(tbox)
@@ -261,7 +264,7 @@ def _triples(*graphs: Graph) -> Iterable:
         yield from graph
 
 
-def _links_fixpoint(links: dict[URIRef, set], rules: Rules) -> None:
+def _links_fixpoint(links: dict[Node, set], rules: Rules) -> None:
     """Superproperties, inverses, transitivity and chains, until nothing new follows."""
     changed = True
     while changed:

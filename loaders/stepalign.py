@@ -27,6 +27,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from rdflib import RDF, XSD, Graph, Literal, URIRef
+from rdflib.term import Node
 
 from yili_kg.loaders.iris import ID, YL
 
@@ -130,7 +131,7 @@ def _maybe(x: str, y: str, related) -> bool:
     return _RELATED[key]
 
 
-def steps_of(graphs: list[Graph], rite: str, labels: dict[URIRef, str]) -> list[Step]:
+def steps_of(graphs: list[Graph], rite: str, labels: dict[Node, str]) -> list[Step]:
     """A rite's events in order, as steps (labels: term → zh-Hant label)."""
     prefix = str(ID[f"{rite}/event/"])
     events = next(
@@ -143,7 +144,8 @@ def steps_of(graphs: list[Graph], rite: str, labels: dict[URIRef, str]) -> list[
             continue
         if events.value(node, YL.negated) == Literal(True):
             continue  # what is not done is not a step
-        kind = labels.get(events.value(node, YL.kind), "")
+        kind_node = events.value(node, YL.kind)
+        kind = labels.get(kind_node, "") if kind_node is not None else ""
 
         def terms(prop, node=node):
             return tuple(sorted(labels.get(t, str(t)) for t in events.objects(node, prop)))
@@ -151,7 +153,7 @@ def steps_of(graphs: list[Graph], rite: str, labels: dict[URIRef, str]) -> list[
         phase = events.value(node, YL.inPhase)
         found.append(
             (
-                int(index),
+                int(str(index)),
                 Step(
                     str(node),
                     int(str(phase).rsplit("/", 1)[1]),

@@ -23,6 +23,7 @@ from itertools import accumulate
 from pathlib import Path
 
 from rapidfuzz import fuzz
+from rapidfuzz.distance import ScoreAlignment
 
 from yili_kg.loaders.align import align
 from yili_kg.loaders.corpus import witness_path
@@ -158,10 +159,17 @@ def _split_jing(parts: list[Part], jing: str) -> int:
     return k
 
 
+def _alignment(short: str, long: str) -> ScoreAlignment:
+    """Where ``short`` best fits in ``long`` (rapidfuzz answers None only below a cutoff)."""
+    hit = fuzz.partial_ratio_alignment(short, long)
+    assert hit is not None
+    return hit
+
+
 def _by_rows(parts: list[Part], jing: str, starts: tuple[int, ...]) -> list[list[Part]]:
     """A 經 run cut where the TSV begins a new segment."""
     cores = [_core(text)[0] for _, text in parts]
-    at = fuzz.partial_ratio_alignment("".join(cores), jing).dest_start
+    at = _alignment("".join(cores), jing).dest_start
     units: list[list[Part]] = []
     previous = None
     for part, core in zip(parts, cores, strict=True):
@@ -196,8 +204,8 @@ def _read(path: Path, rows: tuple[Row, ...]) -> tuple[tuple[WebBlock, ...], tupl
             for chunk in _by_rows(unit, jing, starts) if kind_ == "經" and unit else [unit]:
                 if chunk:
                     text = "".join(t for _, t in chunk)
-                    spans = [("注" if m[1] else "經", m[2], m[3] or "") for m in _spans(text)]
-                    spans = tuple(spans) if kind_ == "疏" else ()
+                    found = [("注" if m[1] else "經", m[2], m[3] or "") for m in _spans(text)]
+                    spans = tuple(found) if kind_ == "疏" else ()
                     blocks.append(WebBlock(kind_, text, chunk[0][0], spans))
     return tuple(blocks), repeated
 
@@ -220,7 +228,7 @@ def _score(web: str, row: str) -> tuple[float, int, int]:
     """Similarity of ``web`` to ``row`` (or the part a shorter ``web`` covers), and that part."""
     start, end = 0, len(row)
     if web and len(web) < len(row):
-        hit = fuzz.partial_ratio_alignment(web, row)
+        hit = _alignment(web, row)
         start, end, slack = hit.dest_start, hit.dest_end, max(4, len(row) // 10)
         whole = (start * (start > slack), len(row) if len(row) - end <= slack else end)
         if fuzz.ratio(web, row[whole[0] : whole[1]]) > fuzz.ratio(web, row[start:end]):
@@ -256,7 +264,7 @@ def _differences(block: WebBlock, row: Row, start: int, end: int) -> tuple[WebDi
             merged.append([d.a_start, d.a_end, d.b_start, d.b_end])
     found = []
     for a0, a1, c0, c1 in merged:
-        pairs = [(i, al.a_to_b[i]) for i in range(a0, a1) if al.a_to_b[i] is not None]
+        pairs = [(i, j) for i in range(a0, a1) if (j := al.a_to_b[i]) is not None]
         cuts = [(a0, a1, c0, c1)]
         if len(pairs) > 1 and any((text[i], row.text[b0 + j]) in S2T_SLIPS for i, j in pairs):
             cuts = [(i, i + 1, j, j + 1) for i, j in pairs]  # a slip beside a variant
@@ -266,7 +274,9 @@ def _differences(block: WebBlock, row: Row, start: int, end: int) -> tuple[WebDi
             found.append(WebDifference(kind, text[x0:x1], kanripo, x0, x1, b0 + y0, b0 + y1))
     covered = {i for d in found for i in range(d.web_start, d.web_end)}
     for i, j in enumerate(al.a_to_b):  # slips that folding made equal (雲 and 云 fold alike)
-        pair = (text[i], row.text[b0 + j]) if j is not None and i not in covered else None
+        if j is None or i in covered:
+            continue
+        pair = (text[i], row.text[b0 + j])
         if pair in S2T_SLIPS:
             found.append(WebDifference("s2t", *pair, i, i + 1, b0 + j, b0 + j + 1))
     return tuple(sorted(found, key=lambda d: d.web_start))
@@ -274,7 +284,8 @@ def _differences(block: WebBlock, row: Row, start: int, end: int) -> tuple[WebDi
 
 def _best(web: str, pool: list[tuple[Row, str]]) -> tuple[float, int, int, Row | None]:
     """The best row of ``pool``: highest score, then more wholly covered, then nearer."""
-    best, best_key = (0.0, 0, 0, None), None
+    best: tuple[float, int, int, Row | None] = (0.0, 0, 0, None)
+    best_key = None
     for position, (row, core) in enumerate(pool):
         score, start, end = _score(web, core)
         key = (score, fuzz.ratio(web, core), -position)
@@ -293,14 +304,15 @@ def collate_web(witness: str, rows: tuple[Row, ...] | None = None) -> WebCollati
     rows = rows or rite_rows("xiangshe")
     blocks, repeated = _read(witness_path(witness), rows)
     by_kind = {k: [(r, _core(r.text)[0]) for r in rows if r.kind == k] for k in ("經", "注", "疏")}
-    cursor, matches, quotes = 0, [], {}
+    cursor, matches = 0, []
+    quotes: dict[int, tuple[tuple[str, str, str], ...]] = {}
     for block in blocks:
         web = _core(_collation_text(block))[0]
         ahead = [c for c in by_kind[block.kind] if c[0].row >= cursor][:WINDOW]
         score, start, end, row = _best(web, ahead)
         if score < MIN_SCORE:
             score, start, end, row = _best(web, by_kind[block.kind])
-        if score < MIN_SCORE:
+        if score < MIN_SCORE or row is None:
             matches.append(WebMatch(block, None, score, ()))
             continue
         cursor = row.row

@@ -475,7 +475,9 @@ class QueryPool:
 
     def _run(self, job: Job, cancelled) -> tuple[str, bytes, bool]:
         worker = self._take(cancelled)
-        if worker.ready and not worker.process.is_alive():  # ended while idle (killed)
+        # ended while idle (killed), whether or not it had said it was ready: its pipe may
+        # still hold that message, and a job sent to it would only find it dead
+        if not worker.process.is_alive():
             worker = self._replace(worker)
         try:
             worker.wait_ready()
