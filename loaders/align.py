@@ -39,7 +39,7 @@ class Alignment:
 
     def b_span(self, a_start: int, a_end: int) -> tuple[int, int] | None:
         """The span of ``b`` covered by ``a[a_start:a_end]``, or None if none of it aligns."""
-        hits = [self.a_to_b[i] for i in range(a_start, a_end) if self.a_to_b[i] is not None]
+        hits = [b for i in range(a_start, a_end) if (b := self.a_to_b[i]) is not None]
         if not hits:
             return None
         return min(hits), max(hits) + 1

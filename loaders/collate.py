@@ -186,7 +186,7 @@ def collate_web(report: CollationReport) -> None:
     """The web transcriptions of the 注疏 against the Kanripo rows; their faults are counted."""
     from yili_kg.loaders.webzhushu import collate_web as web
 
-    faults = Counter()
+    faults: Counter[str] = Counter()
     for witness in ("xiangshe-zhushu-web-11", "xiangshe-zhushu-web-13"):
         result = web(witness)
         for match in result.matches:

@@ -60,7 +60,7 @@ def describe(
     classes: Counter,
     properties: Counter,
     version: str,
-    rites: list[str] = (),
+    rites: tuple[str, ...] | list[str] = (),
 ) -> Graph:
     """The VoID + DCAT description of the dataset: what it holds and where it comes from.
 
@@ -93,8 +93,8 @@ def describe(
             ),
         )
     )
-    for name in names:
-        g.add((d, DCAT.keyword, Literal(name[0], lang="zh-Hant")))
+    for names_of in names:
+        g.add((d, DCAT.keyword, Literal(names_of[0], lang="zh-Hant")))
     g.add((d, DCAT.keyword, Literal("儀禮", lang="zh-Hant")))
     g.add((d, DCTERMS.license, LICENCE))
     g.add((d, DCTERMS.rights, Literal(ATTRIBUTION, lang="en")))

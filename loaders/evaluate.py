@@ -77,7 +77,7 @@ def _values(event: Event, field: str, key: str | None) -> tuple[str, ...]:
         return () if event.modifier else (event.kind,)
     if field == "negation":
         return (event.kind,) if event.get("neg") == "1" else ()
-    return event.fields.get(key, ())
+    return event.fields.get(key, ()) if key else ()
 
 
 def score(

@@ -194,26 +194,19 @@ def _event(g: Graph, item: Placed, number: int, lexicon: Lexicon, rite: str) -> 
             if term is None:
                 raise item.error(f"{key}={value}: no direction labelled {value!r}")
             g.add((node, prop, term))
-    if event.get("manner") in MANNERS:
-        g.add(
-            (
-                node,
-                YL.manner,
-                URIRef(f"https://w3id.org/yili/id/manner/{MANNERS[event.get('manner')]}"),
-            )
-        )
-    if event.get("count"):
-        g.add((node, YL["count"], Literal(int(event.get("count")), datatype=XSD.integer)))
+    if (manner := event.get("manner")) in MANNERS:
+        g.add((node, YL.manner, URIRef(f"https://w3id.org/yili/id/manner/{MANNERS[manner]}")))
+    if count := event.get("count"):
+        g.add((node, YL["count"], Literal(int(count), datatype=XSD.integer)))
     for key, prop in (("cond", YL.condition), ("say", YL.speech), ("like", YL.like)):
         if event.get(key):
             g.add((node, prop, Literal(event.get(key), lang=LZH)))
     if event.get("noagent"):
         g.add((node, YL.noAgentReason, Literal(event.get("noagent"))))
     for key, mark in event.marks.items():
-        prop = {**ROLE_KEYS, "theme": YL.theme, **{k: v[0] for k, v in PLACE_KEYS.items()}}.get(key)
-        if prop is None:
-            continue
-        g.add((node, YL.implied if mark == "?" else YL.carriedOver, prop))
+        marked = {**ROLE_KEYS, "theme": YL.theme, **{k: v[0] for k, v in PLACE_KEYS.items()}}
+        if key in marked:
+            g.add((node, YL.implied if mark == "?" else YL.carriedOver, marked[key]))
 
 
 def archery_round(g: Graph, item: Placed, rounds: dict[int, int]) -> None:  # 番
@@ -268,7 +261,7 @@ def resolve_repeats(placed: list[Placed], lexicon: Lexicon):
         kind = item.event.kind
         if kind == "如":
             same_sentence = [e for e in earlier if e.sentence == item.sentence]
-            kind = same_sentence[-1].event.kind if same_sentence else None
+            kind = same_sentence[-1].event.kind if same_sentence else ""
         target = None
         if like.startswith("之") or like.startswith("其"):
             sentences = [e for e in earlier if e.sentence != item.sentence]
@@ -331,20 +324,20 @@ def role_assignments(g: Graph, placed: list[Placed], rite: str) -> None:
         ),
         changes[0].phase,
     )
-    spans = [("相", first_usher, changes[0].phase, None)]
+    spans: list[tuple[str, int, int, Placed | None]] = [("相", first_usher, changes[0].phase, None)]
     for n, change in enumerate(changes):
         end = changes[n + 1].phase if n + 1 < len(changes) else last_phase
         spans.append((change.event.fields["role"][0], change.phase, end, change))
     # PERSON is declared (a yl:Person, labelled) in ontology/roles.ttl: not stated again here
-    for n, (role, start, end, change) in enumerate(spans, start=1):
+    for n, (role, start, end, made_by) in enumerate(spans, start=1):
         node = iris.ID[f"{rite}/assignment/{n}"]
         g.add((node, RDF.type, YL.RoleAssignment))
         g.add((node, YL.person, PERSON))
         g.add((node, YL.role, iris.term("role", _ROLE_SLUGS[role])))
         for phase in range(start, end + 1):
             g.add((node, YL.inPhase, iris.phase(rite, phase)))
-        if change is not None:
-            g.add((node, YL.assignedBy, change.iri))
+        if made_by is not None:
+            g.add((node, YL.assignedBy, made_by.iri))
 
 
 _ROLE_SLUGS = {"相": "xiang", "司正": "sizheng", "司馬": "sima"}

@@ -61,6 +61,13 @@ class Row:
         """Line in the file (for error messages): rows start after the header."""
         return self.row
 
+    @property
+    def number(self) -> int:
+        """The segment number of a row that has one (every 經 row, numbered 1, 2, 3 …)."""
+        if self.segment is None:
+            raise ValueError(f"row {self.row} ({self.kind}) has no segment number")
+        return self.segment
+
 
 @cache
 def read_tsv(path: Path) -> tuple[Row, ...]:

@@ -23,8 +23,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from functools import cache
 
-from rdflib import OWL, RDF, RDFS, Graph, URIRef
+from rdflib import OWL, RDF, RDFS, Graph, Literal, URIRef
 from rdflib.namespace import SKOS
+from rdflib.term import Node
 
 from yili_kg.loaders.errors import SourceError
 from yili_kg.loaders.iris import YL
@@ -74,7 +75,7 @@ def _zh(graph: Graph, node, prop) -> list[str]:
     return [
         str(o)
         for o in graph.objects(node, prop)
-        if getattr(o, "language", None) and o.language.lower() == "zh-hant"
+        if isinstance(o, Literal) and o.language and o.language.lower() == "zh-hant"
     ]
 
 
@@ -111,7 +112,7 @@ def build_lexicon(graph: Graph) -> Lexicon:
                     raise SourceError("ontology", f"{category} form {alt!r} belongs to two terms")
                 forms[category].setdefault(alt, label)
     parents: dict[str, frozenset[str]] = {}
-    label_of = {node: label for label, node in iri["action"].items()}
+    label_of: dict[Node, str] = {node: label for label, node in iri["action"].items()}
     for label, node in iri["action"].items():
         ancestors = set(graph.transitive_objects(node, RDFS.subClassOf)) - {node}
         parents[label] = frozenset(label_of[a] for a in ancestors if a in label_of)
@@ -129,9 +130,11 @@ def build_lexicon(graph: Graph) -> Lexicon:
 
 def _frames(graph: Graph, iri: dict[str, dict[str, URIRef]], value: bool):
     """Frame name → labels of the action classes and roles that state it ``value``."""
-    label_of = {node: label for cat in ("action", "role") for label, node in iri[cat].items()}
+    label_of: dict[Node, str] = {
+        node: label for cat in ("action", "role") for label, node in iri[cat].items()
+    }
     frames: dict[str, frozenset[str]] = {}
-    for prop in sorted(graph.subjects(RDF.type, OWL.AnnotationProperty)):
+    for prop in sorted(graph.subjects(RDF.type, OWL.AnnotationProperty), key=str):
         if not str(prop).startswith(str(YL)):
             continue
         frames[str(prop)[len(str(YL)) :]] = frozenset(

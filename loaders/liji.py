@@ -26,6 +26,7 @@ from pathlib import Path
 
 from rdflib import RDF, RDFS, Graph, Literal, URIRef
 from rdflib.namespace import DCTERMS, XSD
+from rdflib.term import Node
 
 from yili_kg.loaders import iris
 from yili_kg.loaders.errors import SourceError
@@ -119,6 +120,14 @@ def _segment_text(seg: ET.Element) -> str:
     return re.sub(r"\s+", "", "".join(parts))
 
 
+def _xml_id(element: ET.Element, path: Path) -> str:
+    """An element's xml:id (TLS gives every <seg> and <head> one: they are the texts' ids)."""
+    value = element.get(XML_ID)
+    if value is None:
+        raise SourceError(path, f"a <{element.tag.split('}')[-1]}> without xml:id")
+    return value
+
+
 @cache
 def read_chapters(path: Path | None = None) -> tuple[Chapter, ...]:
     """The six chapters, their segments in order."""
@@ -142,9 +151,11 @@ def read_chapters(path: Path | None = None) -> tuple[Chapter, ...]:
                 text = _segment_text(seg)
                 if not text:
                     continue
-                segments.append(Segment(seg.get(XML_ID), text, offset, offset + len(text), number))
+                segments.append(
+                    Segment(_xml_id(seg, path), text, offset, offset + len(text), number)
+                )
                 offset += len(text)
-        chapters.append(Chapter(wanted[title], head.get(XML_ID), tuple(segments)))
+        chapters.append(Chapter(wanted[title], _xml_id(head, path), tuple(segments)))
     missing = set(wanted) - {c.explainer.title for c in chapters}
     if missing:
         raise SourceError(path, f"no chapter headed {', '.join(sorted(missing))}")
@@ -246,7 +257,7 @@ class CitationCount:
     resolved: int = 0  # … of those, resolved to segments
 
 
-def _rite_of(citation: URIRef) -> str:
+def _rite_of(citation: Node) -> str:
     rest = str(citation)[len(str(iris.ID)) :]
     return rest.split("/", 1)[0]
 
@@ -270,7 +281,7 @@ def citation_links(
     """
     out = Graph() if into is None else into
     chapters = chapters or read_chapters()
-    texts = {iris.work(c.explainer.work): ChapterText(c) for c in chapters}
+    texts: dict[Node, ChapterText] = {iris.work(c.explainer.work): ChapterText(c) for c in chapters}
     parts, whole = liji_work_ids()
     counts: dict[str, CitationCount] = {}
     for graph in graphs:
@@ -306,7 +317,7 @@ def citation_links(
 
 def render_counts(counts: dict[str, CitationCount]) -> str:
     lines = ["rite          cited  to the six  quoted  resolved"]
-    total = Counter()
+    total: Counter[str] = Counter()
     for rite in sorted(counts):
         c = counts[rite]
         lines.append(f"{rite:12} {c.cited:6d} {c.chapter_here:11d} {c.quoted:7d} {c.resolved:9d}")

@@ -80,9 +80,10 @@ def pinyin(text: str) -> str:
     _load_readings()
 
     syllables = []
-    for char, (reading, *_) in zip(
-        text, to_pinyin(text, style=Style.TONE, errors=list), strict=False
-    ):
+    # errors=list: a character without a reading is kept as itself (pypinyin's documented
+    # callable, which its stubs type as returning str)
+    readings = to_pinyin(text, style=Style.TONE, errors=list)  # type: ignore[arg-type]
+    for char, (reading, *_) in zip(text, readings, strict=False):
         if reading == char:  # not a Chinese character: punctuation, Latin letters
             continue
         syllables.append(reading_of(char) or reading)

@@ -152,7 +152,7 @@ def _tokens(text: str) -> list:
 
 def train(sentences: list[list[str]], bias: float = BIAS) -> Model:
     """A model from sentences of clauses (each clause a string without punctuation)."""
-    counts = {NONE: Counter(), CLAUSE: Counter(), SENTENCE: Counter()}
+    counts: dict[int, Counter[str]] = {NONE: Counter(), CLAUSE: Counter(), SENTENCE: Counter()}
     totals: Counter = Counter()
     for sentence in sentences:
         for n, clause in enumerate(sentence):
@@ -181,7 +181,7 @@ def xiangshe_sentences() -> list[list[str]]:
     for p in passages:
         if p.level == "clause":
             text = clean(p.text)
-            if text:
+            if text and p.parent is not None:
                 by_sentence.setdefault(p.parent, []).append(text)
     return list(by_sentence.values())
 

@@ -254,8 +254,10 @@ def quotations_graph(g: Graph, layer: TextLayer, works) -> None:
     """江永's quotations of other works (周禮, 王制, 射義 …), under their sections."""
     slug = layer.rite
     jy = layer.jiangyong
+    if jy is None:  # only 鄉射禮 has 江永's reading
+        return
     witness = iris.witness("xiangshe-jiangyong")
-    first_clause = {}
+    first_clause: dict[int, str] = {}
     for cid, section in jy.clause_section.items():
         first_clause.setdefault(section, cid)
     for number, citation in enumerate(jy.citations, start=1):

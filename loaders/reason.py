@@ -182,7 +182,7 @@ def tbox_entailments(ontology: Graph) -> Graph:
     return out
 
 
-def materialize(asserted: Graph, ontology: Graph, tbox: Graph | None = None) -> Graph:
+def materialize(asserted: Iterable, ontology: Graph, tbox: Graph | None = None) -> Graph:
     """The inferred graph: the ABox entailments not asserted, noise removed.
 
     Args:
@@ -211,7 +211,7 @@ def _collector_paused():
             gc.enable()
 
 
-def _materialize(asserted: Graph, ontology: Graph, tbox: Graph | None) -> Graph:
+def _materialize(asserted: Iterable, ontology: Graph, tbox: Graph | None) -> Graph:
     if tbox is None:
         tbox = tbox_entailments(ontology)
     full = tbox_axioms(ontology)
@@ -259,7 +259,7 @@ def _materialize(asserted: Graph, ontology: Graph, tbox: Graph | None) -> Graph:
     return inferred
 
 
-def _triples(*graphs: Graph) -> Iterable:
+def _triples(*graphs: Iterable) -> Iterable:
     for graph in graphs:
         yield from graph
 

@@ -119,7 +119,7 @@ def build_rite_layer(slug: str) -> TextLayer:
         start = offset
         raw_parts.append(text)
         offset += len(text) + 1
-        segment_spans[seg.segment] = (start, start + len(text))
+        segment_spans[seg.number] = (start, start + len(text))
         reading = read_as_base(text)
         body = 0
         if reading.startswith("記") and division == "jing":
@@ -136,12 +136,12 @@ def build_rite_layer(slug: str) -> TextLayer:
         for piece_division, lo, hi in pieces:
             if hi <= lo:
                 continue
-            pid = f"{piece_division}/{seg.segment}"
+            pid = f"{piece_division}/{seg.number}"
             passages.append(
                 _passage(pid, "paragraph", piece_division, text[lo:hi], reading[lo:hi], start + lo)
             )
             position = lo
-            if seg.segment == 1:
+            if seg.number == 1:
                 cut = [[reading]]  # the title
             elif piece_division == "zhuan" and reading[lo:hi].startswith("傳曰"):
                 # the punctuated text has no 傳: 傳曰 is its own clause, the learnt 句讀 the rest
@@ -178,7 +178,7 @@ def build_rite_layer(slug: str) -> TextLayer:
                             sid,
                         )
                     )
-                    clause_segments[cid] = (seg.segment,)
+                    clause_segments[cid] = (seg.number,)
                     clause_pages[cid] = seg.page
                     position += len(clause)
         at_projection += len(text)
@@ -190,11 +190,11 @@ def build_rite_layer(slug: str) -> TextLayer:
     breaks = [r.segment for r in rows if r.kind == "○"]
     sections: list[list[int]] = [[]]
     for seg in segments:
-        sections[-1].append(seg.segment)
-        if seg.segment in breaks:
+        sections[-1].append(seg.number)
+        if seg.number in breaks:
             sections.append([])
     sections = [s for s in sections if s]
-    first_clause = {}
+    first_clause: dict[int, str] = {}
     for p in passages:
         if p.level == "clause":
             first_clause.setdefault(clause_segments[p.id][0], p.text)

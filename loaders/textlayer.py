@@ -103,7 +103,7 @@ def segment_alignment(raw: str, segments: list[Row]) -> tuple[dict[int, tuple[in
     for offset, b in enumerate(alignment.a_to_b):
         if b is None:
             continue
-        number = segments[bisect.bisect_right(starts, b) - 1].segment
+        number = segments[bisect.bisect_right(starts, b) - 1].number
         to_segment[begin + offset] = number
         spans.setdefault(number, []).append(begin + offset)
     return {n: (min(v), max(v) + 1) for n, v in spans.items()}, to_segment
@@ -246,6 +246,7 @@ def _attach_notes(raw, rows, clauses, segment_spans):
         elif row.kind == "疏":
             if row.segment in zhu and (row.text.startswith("注") or "注釋曰" in row.text):
                 explains = (row.segment, "注", zhu[row.segment][0])
+            assert seg_span is not None  # a 疏 follows the 經 segment it explains
             window = (max(seg_span[0] - 60, begin), _window_end(row.segment, segment_spans))
             span, source, quote = _shu_span(
                 row.text,

@@ -228,7 +228,8 @@ def _merge(hits: list[CitationHit], parents: dict[str, str | None]) -> list[Cita
     """禮記射義 / 周禮考工記 / 周禮小胥職: a whole followed by its part is one hit on the part."""
     out: list[CitationHit] = []
     for hit in hits:
-        chain, wid = set(), hit.work
+        chain: set[str] = set()
+        wid: str | None = hit.work
         while wid and wid not in chain:
             chain.add(wid)
             wid = parents.get(wid)
@@ -257,7 +258,8 @@ def find_citations(text: str, works=None, *, punctuated: bool = False) -> list[C
             wid, text[m.start() : m.end()], m.start(), m.end(), _quote(text, folded, m.end())
         )
 
-    hits, pending = [], []
+    hits: list[CitationHit] = []
+    pending: list[CitationHit] = []
     for m in pattern.finditer(folded) if pattern else ():
         cited = _context(folded, m.group(), m.start(), m.end())
         if cited is not False:

@@ -9,11 +9,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from flask import Flask, Response, jsonify, render_template, request
 
 from yili_kg.loaders.errors import YiliError
 from yili_kg.service.config import resolve_config, start_pool
+
+if TYPE_CHECKING:
+    from yili_kg.service.queries import CannedAnswers
+    from yili_kg.service.resultcache import ResultCache
+    from yili_kg.service.store import OxigraphStore, RdflibStore
+    from yili_kg.service.workers import QueryPool
 
 #: the headers a browser's script may read (CORS hides all others)
 EXPOSED = "X-Yili-Truncated, Retry-After, ETag, Last-Modified, Link, Content-Disposition"
@@ -24,12 +31,12 @@ class State:
     """What the application shares between requests (no module-level globals)."""
 
     build_dir: Path
-    store: object  # the in-process store for canned queries and pages
-    pool: object  # the worker pool for /sparql
+    store: OxigraphStore | RdflibStore  # the in-process store for canned queries and pages
+    pool: QueryPool  # the worker pool for /sparql
     graphs: list[str]
     version: str  # the dataset's sha256
-    canned: object  # CannedAnswers on the store: canned answers remembered for this version
-    results: object = None  # ResultCache: /sparql answers remembered for this version
+    canned: CannedAnswers  # canned answers on the store, remembered for this version
+    results: ResultCache | None = None  # /sparql answers remembered for this version
 
 
 def create_app(test_config: dict | None = None, pool=None) -> Flask:
@@ -40,7 +47,7 @@ def create_app(test_config: dict | None = None, pool=None) -> Flask:
     # once, absolutely: Flask resolves a relative path against the package, not the working
     # folder (every download and the ontology answered 500 from `yili-kg serve`'s build/)
     app.config["BUILD_DIR"] = str(Path(app.config["BUILD_DIR"]).resolve())
-    app.json.ensure_ascii = False
+    app.json.ensure_ascii = False  # type: ignore[attr-defined]  # DefaultJSONProvider's
     try:
         _open_state(app, pool)
     except BaseException:

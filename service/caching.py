@@ -50,7 +50,8 @@ def install(app: Flask, built: str, version: str) -> None:
         if last_modified is not None:
             response.last_modified = last_modified
         response.headers["Cache-Control"] = f"public, max-age={MAX_AGE}"
-        return response.make_conditional(request)
+        response.make_conditional(request)  # in place (it returns the same response)
+        return response
 
 
 def _gzip(response: Response) -> None:

@@ -124,7 +124,8 @@ def run_layer(report: CheckReport) -> None:
     from yili_kg.loaders.review import compose, review_layer, review_status
 
     for rite, status in review_status().items():
-        _, layer = compose(*review_layer(rite), rite)
+        text, lexicon = review_layer(rite)
+        _, layer = compose(text, lexicon, rite)
         report.notes.append(f"{rite} ({status}): {layer.render()}")
         for pid in layer.stale:
             report.violations.append(

@@ -8,10 +8,15 @@ from __future__ import annotations
 import sys
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from yili_kg.loaders.errors import YiliError
+
+if TYPE_CHECKING:
+    from yili_kg.service.remote import RemoteStore
+    from yili_kg.service.store import OxigraphStore, RdflibStore
 
 
 class _Group(click.Group):
@@ -236,7 +241,7 @@ def query(
     if endpoint:
         from yili_kg.service.remote import RemoteStore
 
-        backend = RemoteStore(endpoint)
+        backend: RemoteStore | OxigraphStore | RdflibStore = RemoteStore(endpoint)
     else:
         from yili_kg.service.store import open_store
 

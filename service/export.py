@@ -17,7 +17,7 @@ from rdflib import Dataset
 
 from yili_kg.loaders.dataset import GRAPH_META, GRAPHS
 from yili_kg.loaders.errors import YiliError
-from yili_kg.service.formats import EXPORTS
+from yili_kg.service.formats import EXPORTS, written
 
 #: short name → (rdflib's name, media type), from the site's one table (service/formats.py)
 FORMATS = {name: (f.rdflib, f.media) for name, f in EXPORTS.items()}
@@ -83,17 +83,19 @@ def export(dataset_path: Path, fmt: str, graph: str = "all") -> bytes:
     if fmt in QUAD_FORMATS:
         store.extend(quads)
         rdf_format = ox.RdfFormat.N_QUADS if fmt == "nq" else ox.RdfFormat.TRIG
-        return store.dump(format=rdf_format, prefixes=PREFIXES if fmt == "trig" else None)
+        return written(store.dump(format=rdf_format, prefixes=PREFIXES if fmt == "trig" else None))
     store.extend(ox.Quad(q.subject, q.predicate, q.object, ox.DefaultGraph()) for q in quads)
     rdf_format = {
         "ttl": ox.RdfFormat.TURTLE,
         "nt": ox.RdfFormat.N_TRIPLES,
         "xml": ox.RdfFormat.RDF_XML,
     }[fmt]
-    return store.dump(
-        format=rdf_format,
-        from_graph=ox.DefaultGraph(),
-        prefixes=PREFIXES if fmt in ("ttl", "xml") else None,
+    return written(
+        store.dump(
+            format=rdf_format,
+            from_graph=ox.DefaultGraph(),
+            prefixes=PREFIXES if fmt in ("ttl", "xml") else None,
+        )
     )
 
 

@@ -16,6 +16,7 @@ return format (``xml``, ``json``, ``turtle``, ``n3``, ``rdf``, ``rdf+xml``, ``js
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from yili_kg.loaders.errors import YiliError
@@ -187,7 +188,7 @@ def _quality(offer: Format, ranges) -> tuple[float, int]:
     return (best[1], best[0][1])
 
 
-def negotiate(kind: str, accept: str | None, params: list[str] = ()) -> Format:
+def negotiate(kind: str, accept: str | None, params: Sequence[str] = ()) -> Format:
     """The format to answer a kind of request in.
 
     >>> negotiate("graph", "application/rdf+xml;q=0.5, text/turtle").name
@@ -240,3 +241,11 @@ def format_params(args) -> list[str]:
     """The values of the ``format``/``output``/``results`` parameters (SPARQLWrapper sends
     all three) of a request's query string or form."""
     return [v for key in ("format", "output", "results") for v in args.getlist(key)]
+
+
+def written(data: bytes | None) -> bytes:
+    """What pyoxigraph's serialize or dump returned when asked for no output file: the bytes
+    (it returns None only when it wrote to a file it was given)."""
+    if data is None:
+        raise RuntimeError("pyoxigraph wrote to no file and returned nothing")
+    return data

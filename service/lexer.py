@@ -78,7 +78,7 @@ def tokens(text: str) -> Iterator[Token]:
     ['SELECT', '*', 'FROM', ':g', '{', '?s', '<a:b>', '"}"', '}']
     """
     for match in _TOKEN.finditer(text):
-        kind, value, start = match.lastgroup, match.group(), match.start()
+        kind, value, start = match.lastgroup or "", match.group(), match.start()
         if kind == "comment":
             continue
         head, colon, rest = value.partition(":")

@@ -53,7 +53,7 @@ def _content(kind: str) -> dict:
 
 
 def _responses(kind: str | None) -> dict:
-    ok = {"description": "the answer"}
+    ok: dict[str, object] = {"description": "the answer"}
     if kind is not None:
         ok["content"] = _content(kind)
     responses = {"200": ok, "400": {"description": "a bad request (the message says why)"}}

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections.abc import Callable
 from html import escape  # &, <, > and quotes: safe in SVG text and attributes
 
 from flask import Blueprint, Response, current_app, render_template, request
@@ -144,7 +145,7 @@ def _place_labels(points: list[tuple[float, float, str]], font: float) -> list[t
 
     for x, y, label in points:
         width = font * len(label)
-        best = None
+        best: tuple[float, tuple[float, float, float, float], float, float, str] | None = None
         for dx, dy, anchor in [
             (4, 4, "start"), (-4, 4, "end"), (0, -5, "middle"), (4, -4, "start"),
             (-4, -4, "end"), (4, 12, "start"), (-4, 12, "end"), (0, 14, "middle"),
@@ -156,12 +157,13 @@ def _place_labels(points: list[tuple[float, float, str]], font: float) -> list[t
                 best = (cost, box, x + dx, y + dy, anchor)
             if cost == 0:
                 break
+        assert best is not None  # every label has its candidate places
         placed.append(best[1])
         out.append((best[2], best[3], best[4], label))
     return out
 
 
-def plan_geometry() -> tuple[list[str], object, float, dict]:
+def plan_geometry() -> tuple[list[str], Callable[[float, float], tuple[float, float]], float, dict]:
     """The plan without roles: its SVG parts (opening tag to the place labels), the function
     from plan coordinates to the picture's, the plan's width, and each place IRI's point
     (made once per dataset version)."""

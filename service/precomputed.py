@@ -23,7 +23,9 @@ import hashlib
 import json
 import os
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 FOLDER = "answers"
 
@@ -111,7 +113,7 @@ def write_answers(build_dir: Path, dataset_sha: str) -> dict:
             continue
         file = f"{len(index['questions']):04d}.json"
         body = found.serialise("json")
-        atomic_write(folder / file, lambda h, b=body: h.write(b), binary=True)
+        atomic_write(folder / file, _writer(body), binary=True)
         index["questions"][key] = [file, len(found.rows), found.truncated]
     atomic_write(
         folder / "index.json",
@@ -157,3 +159,8 @@ class PrecomputedAnswers:
             return (self.folder / file).read_bytes()
         except OSError:
             return None
+
+
+def _writer(data: bytes) -> Callable[[Any], None]:
+    """What writes ``data`` to an open binary file."""
+    return lambda handle: handle.write(data)

@@ -30,6 +30,8 @@ from yili_kg.loaders.errors import BadQueryParameter, QueryFileError, QueryNotFo
 if TYPE_CHECKING:
     from rdflib import URIRef
 
+    from yili_kg.service.store import OxigraphStore, RdflibStore
+
 # rdflib is imported where a parameter is bound, not here: the service answers its first
 # query without paying for rdflib's import (half a second), see bench/ cold_start
 
@@ -190,7 +192,7 @@ def get_query(name: str) -> CannedQuery:
 class Resolver:
     """Turns parameter values into RDF terms, checking them against the dataset."""
 
-    store: object
+    store: OxigraphStore | RdflibStore
     cache: dict = field(default_factory=dict)
 
     def term(self, param: Param, value: str):
@@ -260,8 +262,8 @@ class Resolver:
                 return self._must_exist(param, iri, cls)
             return iri
         sparql = service_query("action-by-label" if kind_of_action else "by-label")
-        bindings = {"value": Literal(value)}
-        if not kind_of_action:
+        bindings: dict[str, Literal | URIRef] = {"value": Literal(value)}
+        if not kind_of_action and cls:
             bindings["class"] = URIRef(cls)
         answer = self.store.query(sparql, bindings)
         if not answer.rows:
@@ -359,12 +361,12 @@ class CannedAnswers:
         spelling = (name, tuple((p.name, values.get(p.name, p.default)) for p in query.params))
         with self._lock:
             canonical = self._aliases.get(spelling)
-            entry = self._entries.get(canonical) if canonical is not None else None
-            if entry is not None:
+            known = self._entries.get(canonical) if canonical is not None else None
+            if known is not None:
                 self._aliases.move_to_end(spelling)
                 self._entries.move_to_end(canonical)
                 self.hits += 1
-                return entry
+                return known
         built = None
         if self.precomputed is not None:
             built = self.precomputed.get(query, spelling[1], self.max_rows)
@@ -394,7 +396,7 @@ class CannedAnswers:
             self.misses += 1
             if canonical not in self._entries:
                 self._entries[canonical] = entry
-                self.bytes += entry[3]
+                self.bytes += _answer_cost_of(entry)
                 self._trim()
         return entry
 
@@ -452,3 +454,9 @@ def _answer_cost(answer) -> int:
     if answer.kind == "graph":
         return sum(len(t.value) + 200 for triple in answer.triples for t in triple)
     return sum(len(term.value) + 200 for row in answer.rows for term in row.values())
+
+
+def _answer_cost_of(entry: list) -> int:
+    """The bytes an entry ``[query, answer, serialised, cost]`` is counted for."""
+    cost: int = entry[3]
+    return cost

@@ -113,7 +113,9 @@ class Event:
             parts.append(("(no agent in the graph)", "", ""))
         verb = _verb(self.kind.en if self.kind else "act", plural=len(agents) > 1)
         if self.negated:
-            verb = ("do not " if len(agents) > 1 else "does not ") + _bare(self.kind.en)
+            verb = ("do not " if len(agents) > 1 else "does not ") + _bare(
+                self.kind.en if self.kind else "act"
+            )
         parts.append((" " + verb, "", self.kind.iri if self.kind else ""))
         carry = _intransitive(self.kind.en if self.kind else "")
         for key, prefix in (
@@ -257,7 +259,7 @@ class Readings:
         self.size = size
         self._phases: OrderedDict = OrderedDict()
         self._tocs: dict = {}
-        self._rites = None
+        self._rites: list[dict] | None = None
         self.roles: dict[str, str] = {}
         self.pages: dict[tuple[str, int], str] = {}
         self._lock = threading.Lock()
@@ -341,10 +343,10 @@ class Readings:
             if target is not None:
                 target.events.append(e)
         for r in self._ask("read-parallels", phase=phase):
-            e = events.get(r["event"].value)
-            if e is None:
+            parallel_of = events.get(r["event"].value)
+            if parallel_of is None:
                 continue
-            e.parallels.append(
+            parallel_of.parallels.append(
                 {
                     "rite": r["riteLabel"].value,
                     "phase": r["phaseLabel"].value,
@@ -456,7 +458,8 @@ def remembered(name: str, key, make):
     if slot is None or slot[0] != state.version:
         slot = (state.version, {}, [0])
         current_app.extensions["yili-remembered"] = slot
-    store, held = slot[1], slot[2]
+    store: dict = slot[1]
+    held: list[int] = slot[2]
     found = store.get((name, key))
     if found is None:
         found = make()

@@ -264,7 +264,8 @@ def _answer_of_turtle(body: bytes, endpoint: str) -> Answer:
         graph.parse(data=body, format="turtle")
     except Exception as exc:  # rdflib raises parser-specific exceptions
         raise RemoteError(f"{endpoint} did not answer Turtle: {_one_line(exc)}") from exc
-    return Answer("graph", triples=[tuple(_from_rdflib(t) for t in triple) for triple in graph])
+    triples = [(_from_rdflib(s), _from_rdflib(p), _from_rdflib(o)) for s, p, o in graph]
+    return Answer("graph", triples=triples)
 
 
 def _server_text(exc: Exception) -> str:
@@ -412,7 +413,9 @@ def chunks(triples: list, size: int) -> list[list]:
 def _ntriples(triples: list) -> bytes:
     import pyoxigraph as ox
 
-    return ox.serialize(triples, format=ox.RdfFormat.N_TRIPLES)
+    from yili_kg.service.formats import written
+
+    return written(ox.serialize(triples, format=ox.RdfFormat.N_TRIPLES))
 
 
 class _DigestFirst(urllib.request.HTTPDigestAuthHandler):
@@ -431,7 +434,7 @@ class _DigestFirst(urllib.request.HTTPDigestAuthHandler):
     def retry_http_digest_auth(self, req, auth):
         _, challenge = auth.split(" ", 1)
         parsed = urllib.request.parse_http_list(challenge)
-        self.challenge = urllib.request.parse_keqv_list(filter(None, parsed))
+        self.challenge = urllib.request.parse_keqv_list([item for item in parsed if item])
         return super().retry_http_digest_auth(req, auth)
 
     def http_request(self, req):

@@ -32,7 +32,7 @@ class ResultCache:
         self._lock = threading.Lock()
         self.hits = self.misses = 0
 
-    def get(self, key):
+    def get(self, key) -> tuple[str, bytes, bool] | None:
         """The remembered (kind, body, truncated) of a request, or None."""
         with self._lock:
             found = self._entries.get(key)

@@ -89,7 +89,8 @@ def split_syllables(letters: str, known: set[str]) -> list[str] | None:
         for start in range(max(0, end - 6), end):
             head = best[start]
             if head is not None and letters[start:end] in known:
-                if best[end] is None or len(head) + 1 < len(best[end]):
+                now = best[end]
+                if now is None or len(head) + 1 < len(now):
                     best[end] = [*head, letters[start:end]]
     return best[-1]
 

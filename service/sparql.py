@@ -227,7 +227,7 @@ def sparql():
     # above then, and the dataset has not changed: its answer is remembered
     remembered = state.results.get(job) if state.results is not None else None
     if remembered is not None:
-        return _response(*remembered, chosen.content_type, limits["MAX_ROWS"])
+        return _response(remembered, chosen.content_type, limits["MAX_ROWS"])
     # the worker need not read the text again for its FROM (it used to tokenize it)
     # a client that hangs up stops its query (waitress sees it: request lookahead)
     gone = request.environ.get("waitress.client_disconnected")
@@ -236,10 +236,11 @@ def sparql():
     )
     if state.results is not None:
         state.results.put(job, answer)
-    return _response(*answer, chosen.content_type, limits["MAX_ROWS"])
+    return _response(answer, chosen.content_type, limits["MAX_ROWS"])
 
 
-def _response(kind: str, body: bytes, truncated: bool, media: str, max_rows) -> Response:
+def _response(answer: tuple[str, bytes, bool], media: str, max_rows) -> Response:
+    _, body, truncated = answer
     response = Response(body, content_type=media)
     if truncated:
         response.headers["X-Yili-Truncated"] = f"true; at most {max_rows} rows"
@@ -294,4 +295,6 @@ def service_description() -> Response:
         )
     )
     chosen = negotiate("graph", request.headers.get("Accept"), format_params(request.values))
-    return Response(graph.serialize(format=chosen.rdflib), content_type=chosen.content_type)
+    return Response(
+        graph.serialize(format=chosen.rdflib or "turtle"), content_type=chosen.content_type
+    )

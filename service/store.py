@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from yili_kg.loaders.errors import BuildMissing, YiliError
+from yili_kg.service.formats import written
 from yili_kg.service.lexer import has_dataset_clause, where_group
 
 # rdflib's SPARQL parser (pyparsing) is not thread-safe (rdflib #1282): two threads parsing
@@ -432,8 +433,11 @@ def _from_oxigraph(term: Any) -> Term:
             datatype = None
         return Term("literal", term.value, datatype=datatype)
     if isinstance(term, ox.Triple):
-        parts = (_from_oxigraph(term.subject), _from_oxigraph(term.predicate))
-        parts += (_from_oxigraph(term.object),)
+        parts = (
+            _from_oxigraph(term.subject),
+            _from_oxigraph(term.predicate),
+            _from_oxigraph(term.object),
+        )
         return Term("triple", str(term), parts=parts)
     raise QueryError(f"an answer holds a term this service cannot write: {term!r}")
 
@@ -620,13 +624,13 @@ class OxigraphStore:
         if isinstance(result, ox.QueryBoolean):
             if fmt in ("csv", "tsv"):  # the engine writes a bare true/false; ours names it
                 return "ask", Answer("ask", boolean=bool(result)).serialise(fmt), False
-            return "ask", result.serialize(format=ENGINE_RESULTS[fmt]), False
+            return "ask", written(result.serialize(format=ENGINE_RESULTS[fmt])), False
         if isinstance(result, ox.QuerySolutions):
             if limit is None and not max_bytes:
-                return "select", result.serialize(format=ENGINE_RESULTS[fmt]), False
+                return "select", written(result.serialize(format=ENGINE_RESULTS[fmt])), False
             writer = _CappedWriter(fmt, limit, max_bytes)
             try:
-                result.serialize(writer, format=ENGINE_RESULTS[fmt])
+                result.serialize(writer, format=ENGINE_RESULTS[fmt])  # type: ignore[arg-type]
             except _CappedWriter.Full:
                 if fmt in ("json", "csv"):  # rows not countable in a prefix: the exact path
                     answer = self.query(sparql, None, limit, default_graphs, named_graphs, base_iri)
@@ -643,7 +647,7 @@ class OxigraphStore:
         if graph_fmt == "xml":
             _check_qnames({t.predicate.value for t in kept})
         try:
-            body = ox.serialize(kept, format=ENGINE_GRAPHS[graph_fmt])
+            body = written(ox.serialize(kept, format=ENGINE_GRAPHS[graph_fmt]))
         except (ValueError, OSError) as exc:
             raise Unwritable(str(exc)) from exc
         _check_size(body, max_bytes)

@@ -114,7 +114,8 @@ def tei_export(store, rite: str) -> bytes:
         notes_after.setdefault(first_target[note], []).append(note)
 
     div = paragraph = sentence = None
-    where = (None, None, None)
+    # where the current paragraph and sentence are: (division, paragraph, sentence numbers)
+    where: tuple[str | None, tuple[int, ...] | None, tuple[int, ...] | None] = (None, None, None)
     page = None
     pending: list[str] = []  # notes to close the current paragraph with
     for iri in order:

@@ -34,6 +34,7 @@ import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from yili_kg.loaders.errors import YiliError
 
@@ -139,7 +140,8 @@ def die_with_parent(parent: int = 0) -> None:
     # alive as long as the fork server — a busy worker would outlive a killed server
     import multiprocessing.forkserver
 
-    fork_server = multiprocessing.forkserver._forkserver
+    fork_server: Any = multiprocessing.forkserver._forkserver
+    # (its private alive descriptor: the standard library offers no public way to drop it)
     if fork_server._forkserver_alive_fd is not None:
         try:
             os.close(fork_server._forkserver_alive_fd)

@@ -1,0 +1,104 @@
+"""The modules' imports: no cycle among what Python runs on import, and one direction for the
+pipeline (the loaders never import the service) — read from the source with ``ast``."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import yili_kg.loaders
+import yili_kg.service
+
+PACKAGES = (yili_kg.loaders, yili_kg.service)
+
+
+def _modules() -> dict[str, ast.Module]:
+    found = {}
+    for package in PACKAGES:
+        for folder in package.__path__:  # the installed package's folders (editable or not)
+            for path in sorted(Path(folder).glob("*.py")):
+                name = f"{package.__name__}.{path.stem}"
+                found[name] = ast.parse(path.read_text(encoding="utf-8"))
+    return found
+
+
+def _imported(nodes, known: set[str]) -> set[str]:
+    """The project's modules that these statements import (``from a import b``: a, or a.b when
+    b is a module)."""
+    out = set()
+    for node in nodes:
+        if isinstance(node, ast.ImportFrom) and node.module:
+            out.add(node.module)
+            out |= {f"{node.module}.{alias.name}" for alias in node.names}
+        elif isinstance(node, ast.Import):
+            out |= {alias.name for alias in node.names}
+    return out & known
+
+
+def _on_import(tree: ast.Module, known: set[str]) -> set[str]:
+    """What a module imports when it is imported: its top-level statements (and those of
+    top-level try/with blocks), not function bodies nor ``if TYPE_CHECKING:`` blocks."""
+    nodes = []
+    for node in tree.body:
+        if isinstance(node, (ast.Try, ast.With)):
+            nodes.extend(node.body)
+        elif not isinstance(node, (ast.If, ast.FunctionDef, ast.ClassDef, ast.AsyncFunctionDef)):
+            nodes.append(node)
+    return _imported(nodes, known)
+
+
+def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components of more than one module, or of one importing itself."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found: list[list[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        for w in sorted(graph[v]):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = []
+            while True:
+                w = stack.pop()
+                component.append(w)
+                if w == v:
+                    break
+            if len(component) > 1 or v in graph[v]:
+                found.append(sorted(component))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return found
+
+
+def test_no_module_imports_itself_back_on_import():
+    modules = _modules()
+    known = set(modules)
+    graph = {name: _on_import(tree, known) for name, tree in modules.items()}
+    assert len(graph) > 60  # every module of both packages was read
+    assert graph["yili_kg.loaders.build"] >= {"yili_kg.loaders.built", "yili_kg.loaders.corpus"}
+    assert _cycles(graph) == []
+
+
+def test_the_cycle_finder_finds_a_cycle():
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}, "e": {"e"}}
+    assert _cycles(graph) == [["a", "b", "c"], ["e"]]
+
+
+def test_the_loaders_never_import_the_service():
+    modules = _modules()
+    known = set(modules)
+    reaching_back = {
+        name: sorted(m for m in _imported(ast.walk(tree), known) if ".service." in m)
+        for name, tree in modules.items()
+        if name.startswith("yili_kg.loaders.")
+    }
+    assert {name: found for name, found in reaching_back.items() if found} == {}
