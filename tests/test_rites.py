@@ -328,3 +328,12 @@ def test_each_rite_reads_its_sense_of_a_form(sense):
     else:
         values = {v for e in events for vs in e.fields.values() for v in vs}
         assert sense.label in values, (sense.example, events)
+
+
+def test_the_host_declares_the_wine_good_where_the_text_writes_it_zhi():
+    """鄉飲酒禮 in the 四庫 text writes 告㫖 (㫖, a form of 旨): the act is 告旨 (an altLabel of
+    yl:GaoZhi), and 不告㫖 denies it."""
+    declared = _events("xiangyinjiu", "告㫖")
+    assert declared and all(e.kind == "告旨" for _, e in declared)
+    denied = _events("xiangyinjiu", "不告㫖")
+    assert denied and all(e.kind == "告旨" and e.get("neg") == "1" for _, e in denied)
