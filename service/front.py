@@ -151,11 +151,16 @@ def _drain(server, servers, grace: float) -> None:
 
     socket_map = servers[0]._map
     for each in servers:
-        each.close()  # no new connection: the port refuses at once
+        # no new connection: the port refuses at once. Only the listening socket: waitress's
+        # own close() also closes the trigger, which a request still running pulls when it
+        # is done (an OSError traceback in the log, CI 2026-12-02)
+        wasyncore.dispatcher.close(each)
     deadline = time.monotonic() + grace
     while time.monotonic() < deadline and any(_in_flight(c) for c in list(socket_map.values())):
         wasyncore.loop(timeout=0.05, map=socket_map, use_poll=True, count=1)
     server.task_dispatcher.shutdown(timeout=1)
+    for trigger in {id(each.trigger): each.trigger for each in servers}.values():
+        trigger.close()  # every task has ended: none pulls it any more
 
 
 def _servers(server) -> list:
