@@ -39,6 +39,14 @@ class Token:
         return self.kinds.get(category)
 
 
+def _mutual(form: str, lexicon: Lexicon) -> bool:
+    """Whether ``form`` names an act done to each other (yl:reciprocal, yl:mutualAmongMany)."""
+    action = lexicon.forms["action"].get(form)
+    return action is not None and (
+        lexicon.has(action, "reciprocal") or lexicon.has(action, "mutualAmongMany")
+    )
+
+
 def tokenize(text: str, lexicon: Lexicon) -> list[Token]:
     """Longest-match tokens; quotations 「…」 become one token of category ``say``.
 
@@ -77,8 +85,9 @@ def tokenize(text: str, lexicon: Lexicon) -> list[Token]:
         for size in range(min(longest, len(text) - i), 0, -1):
             piece = text[i : i + size]
             if piece in forms:
-                if not tokens and "role" not in forms[piece]:
-                    # 賓席末答拜: the subject 賓, not the place 賓席
+                if not tokens and "role" not in forms[piece] and not _mutual(piece, lexicon):
+                    # 賓席末答拜: the subject 賓, not the place 賓席 (but 相揖 and 相左 are
+                    # acts done to each other, not acts of the usher 相)
                     role = next(
                         (
                             text[i : i + k]

@@ -120,6 +120,16 @@ def test_annotator_reads_the_grain_of_the_design():
     assert read[7].startswith("辭洗 agent=賓") and "neg=1" in read[7]
 
 
+def test_a_clause_opening_with_xiang_yi_is_a_mutual_salute_not_the_usher():
+    # 相 is also the usher (相者); at a clause's start the annotator takes a role over a longer
+    # place (賓席末答拜: 賓 answers), but 相揖 and 相左 are acts done to each other (大射儀
+    # 上射與下射進，相揖: the review found them read as the usher's 相 and a salute)
+    read = [format_events(e) for e in annotate_text(["上射與下射進", "相揖", "相左", "擯辭"])]
+    assert read[1] == "揖 agent=上射,下射^"
+    assert read[2] == "相左 agent=上射,下射^"
+    assert not read[3].startswith("相 ")  # 擯辭: the usher 擯 declines, no act of 相
+
+
 # ------------------------------------------------------------------------- rules as data
 
 
