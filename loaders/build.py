@@ -21,11 +21,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any
 
 from yili_kg.loaders.built import (  # noqa: F401 (re-exported: the build's public names)
     DATASET_NAME,
     MANIFEST_NAME,
+    atomic_write,
     check_dataset,
     check_store,
     default_build_dir,
@@ -33,7 +34,12 @@ from yili_kg.loaders.built import (  # noqa: F401 (re-exported: the build's publ
     sha256_of,
     store_files,
 )
-from yili_kg.loaders.corpus import corpus_dir, verify
+from yili_kg.loaders.corpus import (  # noqa: F401 (ontology_dir re-exported)
+    corpus_dir,
+    ontology_dir,
+    ontology_files,
+    verify,
+)
 from yili_kg.loaders.errors import ChecksumError, InconsistencyError, YiliError
 
 if TYPE_CHECKING:
@@ -44,49 +50,14 @@ class BuildBusy(YiliError):
     """Another process holds the build folder's lock."""
 
 
-def atomic_write(path: Path, write: Callable[[Any], None], binary: bool = False) -> None:
-    """Write ``path`` through a temporary file in the same folder, then rename it into place."""
-    import tempfile
-
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        handle: IO[Any]
-        with os.fdopen(fd, "wb") if binary else os.fdopen(fd, "w", encoding="utf-8") as handle:
-            write(handle)
-            handle.flush()
-            os.fsync(handle.fileno())
-        mask = os.umask(0)
-        os.umask(mask)
-        os.chmod(tmp, 0o666 & ~mask)  # mkstemp makes 0600; a dataset is for everyone to read
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
-
-
 def code_version() -> str:
     """A digest of the loaders' source: any change to the pipeline's code rebuilds."""
     digest = hashlib.sha256()
-    package = resources.files("yili_kg.loaders")
-    for name in sorted(p.name for p in package.iterdir() if p.name.endswith(".py")):
-        digest.update(name.encode())
-        digest.update(package.joinpath(name).read_bytes())
+    package = Path(str(resources.files("yili_kg.loaders")))
+    for path in sorted(package.rglob("*.py")):  # the stage folders (witnesses/, text/ …) too
+        digest.update(path.relative_to(package).as_posix().encode())
+        digest.update(path.read_bytes())
     return digest.hexdigest()[:16]
-
-
-def ontology_dir() -> Path:
-    """The ontology modules: ``$YILI_ONTOLOGY`` if set (a scratch copy: tests of bad input, as
-    ``$YILI_CORPUS`` for the corpus), else the ones shipped in the package."""
-    env = os.environ.get("YILI_ONTOLOGY")
-    if env:
-        return Path(env)
-    return Path(str(resources.files("yili_kg.ontology")))
-
-
-def ontology_files() -> list[Path]:
-    return sorted(ontology_dir().glob("*.ttl"))
 
 
 def files_digest(paths: list[Path]) -> str:
@@ -279,9 +250,9 @@ def _run_build(build_dir: Path | None = None, progress=None, force: bool = False
         if not info["ran"] and manifest:
             info.update({k: v for k, v in manifest["stages"].get(name, {}).items() if k != "ran"})
             info["ran"] = False
-    from yili_kg.loaders import dataset
-    from yili_kg.loaders.docs import write_documentation
-    from yili_kg.loaders.searchindex import write_index
+    from yili_kg.loaders.publish import dataset
+    from yili_kg.loaders.publish.docs import write_documentation
+    from yili_kg.loaders.publish.searchindex import write_index
 
     # the outputs made of the stages' graphs, each timed apart (the report lists them)
     t0 = time.perf_counter()
@@ -378,7 +349,7 @@ def locate(resource: str) -> str | None:
         return mentions[0]
     event = re.search(r"/event/(jing|ji)-([\d.]+)-\d+$", resource)
     if event:
-        from yili_kg.loaders.annotations import read_layer
+        from yili_kg.loaders.annotation.annotations import read_layer
 
         record = read_layer().get(f"{event.group(1)}/{event.group(2)}")
         if record is not None and record.path:

@@ -11,7 +11,9 @@ import hashlib
 import json
 import os
 import threading
+from collections.abc import Callable
 from pathlib import Path
+from typing import IO, Any
 
 from yili_kg.loaders.errors import BuildMissing, ChecksumError
 
@@ -133,3 +135,25 @@ def check_store(build_dir: Path) -> None:
                 "run `yili-kg build` to rebuild it",
             )
         _CHECKED.add(key)
+
+
+def atomic_write(path: Path, write: Callable[[Any], None], binary: bool = False) -> None:
+    """Write ``path`` through a temporary file in the same folder, then rename it into place."""
+    import tempfile
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        handle: IO[Any]
+        with os.fdopen(fd, "wb") if binary else os.fdopen(fd, "w", encoding="utf-8") as handle:
+            write(handle)
+            handle.flush()
+            os.fsync(handle.fileno())
+        mask = os.umask(0)
+        os.umask(mask)
+        os.chmod(tmp, 0o666 & ~mask)  # mkstemp makes 0600; a dataset is for everyone to read
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise

@@ -117,3 +117,16 @@ def update_manifest(root: Path | None = None) -> list[str]:
     with open(path, "w", encoding="utf-8") as handle:
         handle.write("\n".join(out) + "\n")
     return changed
+
+
+def ontology_dir() -> Path:
+    """The ontology modules: ``$YILI_ONTOLOGY`` if set (a scratch copy: tests of bad input, as
+    ``$YILI_CORPUS`` for the corpus), else the ones shipped in the package."""
+    env = os.environ.get("YILI_ONTOLOGY")
+    if env:
+        return Path(env)
+    return Path(str(resources.files("yili_kg.ontology")))
+
+
+def ontology_files() -> list[Path]:
+    return sorted(ontology_dir().glob("*.ttl"))

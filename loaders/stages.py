@@ -13,7 +13,7 @@ from rdflib import Graph
 from yili_kg.loaders.build import Stage, corpus_files, files_digest, ontology_files
 
 if TYPE_CHECKING:
-    from yili_kg.loaders.textlayer import TextLayer
+    from yili_kg.loaders.text.textlayer import TextLayer
 
 
 def text_layer(inputs: dict) -> TextLayer:
@@ -22,7 +22,7 @@ def text_layer(inputs: dict) -> TextLayer:
     values = inputs.setdefault("values", {})
     if "text_layer" not in values:
         from yili_kg.loaders.subset import restrict
-        from yili_kg.loaders.textlayer import build_text_layer
+        from yili_kg.loaders.text.textlayer import build_text_layer
 
         values["text_layer"] = restrict(build_text_layer())
     return values["text_layer"]
@@ -30,8 +30,8 @@ def text_layer(inputs: dict) -> TextLayer:
 
 def text_stage(inputs: dict) -> Graph:
     """Witnesses → text layer → RDF (passages, phases, notes, works, witnesses, persons)."""
-    from yili_kg.loaders import rdf
-    from yili_kg.loaders.ontology import add_generated_labels
+    from yili_kg.loaders.graph import rdf
+    from yili_kg.loaders.terms.ontology import add_generated_labels
 
     graph = rdf.text_layer_graph(text_layer(inputs))
     rdf.witnesses_graph(graph)
@@ -42,16 +42,16 @@ def text_stage(inputs: dict) -> Graph:
 
 def ontology_stage(_inputs: dict) -> Graph:
     """The ontology modules, with zh-Hans and pinyin labels generated from the zh-Hant ones."""
-    from yili_kg.loaders.ontology import load_ontology
+    from yili_kg.loaders.terms.ontology import load_ontology
 
     return load_ontology()
 
 
 def events_stage(inputs: dict) -> Graph:
     """Reviewed annotation layer (automatic reading where unreviewed) → RDF events."""
-    from yili_kg.loaders.events import events_graph
-    from yili_kg.loaders.lexicon import default_lexicon
-    from yili_kg.loaders.review import compose
+    from yili_kg.loaders.annotation.review import compose
+    from yili_kg.loaders.graph.events import events_graph
+    from yili_kg.loaders.terms.lexicon import default_lexicon
 
     layer = text_layer(inputs)
     lexicon = default_lexicon()
@@ -62,9 +62,10 @@ def events_stage(inputs: dict) -> Graph:
 
 def rites_stage(_inputs: dict) -> Graph:
     """鄉飲酒禮, 燕禮 and 大射儀 from their Kanripo witnesses: text layer and automatic events."""
-    from yili_kg.loaders.ontology import add_generated_labels
-    from yili_kg.loaders.rites import build_rite_layer, rite_graph, selected_rites
+    from yili_kg.loaders.graph.ritegraph import rite_graph
     from yili_kg.loaders.subset import restrict
+    from yili_kg.loaders.terms.ontology import add_generated_labels
+    from yili_kg.loaders.text.rites import build_rite_layer, selected_rites
 
     graph = Graph()
     for slug in selected_rites():
@@ -74,9 +75,9 @@ def rites_stage(_inputs: dict) -> Graph:
 
 def links_stage(inputs: dict) -> Graph:
     """Links between rites: aligned steps and phases, quotations resolved to passages."""
-    from yili_kg.loaders.citelinks import quote_links
-    from yili_kg.loaders.lexicon import default_lexicon
-    from yili_kg.loaders.stepalign import alignment_graph
+    from yili_kg.loaders.annotation.stepalign import alignment_graph
+    from yili_kg.loaders.graph.citelinks import quote_links
+    from yili_kg.loaders.terms.lexicon import default_lexicon
 
     graph, _ = alignment_graph([inputs["events"], inputs["rites"]], default_lexicon())
     quote_links([inputs["text"], inputs["rites"]], graph)
@@ -87,9 +88,9 @@ def liji_stage(inputs: dict) -> Graph:
     """The 禮記 chapters that explain the rites, linked to them; the notes' quotations of them."""
     from rdflib import RDF
 
+    from yili_kg.loaders.graph.liji import citation_links, liji_graph
     from yili_kg.loaders.iris import YL
-    from yili_kg.loaders.liji import citation_links, liji_graph
-    from yili_kg.loaders.ontology import add_generated_labels
+    from yili_kg.loaders.terms.ontology import add_generated_labels
 
     graphs = [inputs["text"], inputs["rites"]]
     rites = {str(r).rsplit("/", 1)[-1] for g in graphs for r in g.subjects(RDF.type, YL.Rite)}
@@ -129,9 +130,9 @@ def glosses_stage(inputs: dict) -> Graph:
     from rdflib import RDF, Literal, URIRef
 
     from yili_kg.loaders import iris
-    from yili_kg.loaders.definitions import glosses_of
+    from yili_kg.loaders.graph.definitions import glosses_of
     from yili_kg.loaders.iris import YL
-    from yili_kg.loaders.lexicon import default_lexicon
+    from yili_kg.loaders.terms.lexicon import default_lexicon
 
     layer = text_layer(inputs)
     lexicon = default_lexicon()
@@ -162,7 +163,7 @@ def _corpus_and_ontology() -> str:
 
 
 def _rites_inputs() -> str:
-    from yili_kg.loaders.rites import selected_rites
+    from yili_kg.loaders.text.rites import selected_rites
 
     return _corpus_and_ontology() + "|" + ",".join(selected_rites())
 

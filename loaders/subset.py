@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 from yili_kg.loaders.errors import YiliError
 
 if TYPE_CHECKING:  # the layer's type only: this module imports nothing of the pipeline
-    from yili_kg.loaders.textlayer import TextLayer
+    from yili_kg.loaders.text.textlayer import TextLayer
 
 #: phase indexes kept per rite slug; a rite absent from the mapping is kept whole
 Selection = dict[str, frozenset[int]]

@@ -54,7 +54,7 @@ def create_app(test_config: dict | None = None, pool=None) -> Flask:
         if pool is not None:  # a dataset that fails its check: no worker is left behind
             pool.close()
         raise
-    from yili_kg.service import (
+    from yili_kg.service.views import (
         entities,
         openapi,
         pages,

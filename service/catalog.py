@@ -1,9 +1,9 @@
 """The dataset's description as served: VoID and DCAT 3, built from the dataset and the server.
 
 The build writes what the data says of itself (graph ``…/graph/meta``: counts, classes,
-sources, licence; :func:`yili_kg.loaders.dataset.describe`). What depends on how and where it
-is served is added here, per request: the endpoint's real URL (from the request's host), a
-``dcat:DataService`` for it, a ``dcat:Distribution`` for every download with its
+sources, licence; :func:`yili_kg.loaders.publish.dataset.describe`). What depends on how
+and where it is served is added here, per request: the endpoint's real URL (from the
+request's host), a ``dcat:DataService`` for it, a ``dcat:Distribution`` for every download with its
 ``dcat:downloadURL``, IANA media type, size and SHA-256 (once the file is written: a file not
 yet asked for is described without them), and the dates of the build.
 """

@@ -121,7 +121,7 @@ def run_qc_queries(store, report: CheckReport) -> None:
 
 def run_layer(report: CheckReport) -> None:
     """Each reviewed rite's coverage; a rite marked complete must have every clause reviewed."""
-    from yili_kg.loaders.review import compose, review_layer, review_status
+    from yili_kg.loaders.annotation.review import compose, review_layer, review_status
 
     for rite, status in review_status().items():
         text, lexicon = review_layer(rite)
@@ -141,7 +141,7 @@ def run_layer(report: CheckReport) -> None:
 
 
 def run_collation(report: CheckReport) -> None:
-    from yili_kg.loaders.collate import collate_all
+    from yili_kg.loaders.text.collate import collate_all
 
     report.notes.append("collation " + collate_all().render().splitlines()[-1])
 

@@ -342,10 +342,10 @@ def collate(summary: bool, punctuated: bool, rites: tuple[str, ...]) -> None:
     With --punctuated: every stretch where a rite's Kanripo 經 and the punctuated edition do
     not align (all seventeen rites, or those named by --rite).
     """
-    from yili_kg.loaders.collate import collate_all, collate_punctuated
+    from yili_kg.loaders.text.collate import collate_all, collate_punctuated
 
     if punctuated or rites:
-        from yili_kg.loaders.ritetable import rite_info
+        from yili_kg.loaders.text.ritetable import rite_info
 
         for slug in rites:
             rite_info(slug)  # an unknown slug is a clear error
@@ -384,8 +384,13 @@ def manifest(update: bool) -> None:
 )
 def annotate(write: bool, rites: tuple[str, ...]) -> None:
     """Annotate every clause; report review coverage (or --write the missing records)."""
-    from yili_kg.loaders.review import compose, review_layer, reviewed_rites, write_missing
-    from yili_kg.loaders.ritetable import read_rites
+    from yili_kg.loaders.annotation.review import (
+        compose,
+        review_layer,
+        reviewed_rites,
+        write_missing,
+    )
+    from yili_kg.loaders.text.ritetable import read_rites
 
     known = read_rites()
     for slug in rites:
@@ -410,7 +415,7 @@ def annotate(write: bool, rites: tuple[str, ...]) -> None:
 )
 def evaluate(gold: str | None) -> None:
     """Precision, recall and F1 per field of the automatic annotator against the gold set."""
-    from yili_kg.loaders.evaluate import gold_path, measure, render
+    from yili_kg.loaders.annotation.evaluate import gold_path, measure, render
 
     path = Path(gold) if gold else gold_path()
     if not path.exists():

@@ -15,8 +15,8 @@ from pathlib import Path
 
 from rdflib import Dataset
 
-from yili_kg.loaders.dataset import GRAPH_META, GRAPHS
 from yili_kg.loaders.errors import YiliError
+from yili_kg.loaders.publish.dataset import GRAPH_META, GRAPHS
 from yili_kg.service.formats import EXPORTS, written
 
 #: short name → (rdflib's name, media type), from the site's one table (service/formats.py)

@@ -58,7 +58,7 @@ def tei_export(store, rite: str) -> bytes:
     """The TEI P5 document of ``rite`` (a slug: xiangshe, xiangyinjiu, yan, dashe)."""
     from rdflib import Literal, URIRef
 
-    from yili_kg.loaders.rdf import RITES
+    from yili_kg.loaders.graph.rdf import RITES
     from yili_kg.service.queries import service_query
 
     if rite not in RITES:

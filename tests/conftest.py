@@ -170,7 +170,7 @@ def reference_store(build_dir):
 
 @pytest.fixture(scope="session")
 def text_layer():
-    from yili_kg.loaders.textlayer import build_text_layer
+    from yili_kg.loaders.text.textlayer import build_text_layer
 
     return build_text_layer()
 

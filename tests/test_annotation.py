@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from yili_kg.loaders.annotate import annotate_text
-from yili_kg.loaders.annotations import format_events
-from yili_kg.loaders.lexicon import default_lexicon
+from yili_kg.loaders.annotation.annotate import annotate_text
+from yili_kg.loaders.annotation.annotations import format_events
+from yili_kg.loaders.terms.lexicon import default_lexicon
 
 # Facts of the whole book: these names mean the full build here (conftest), and the tests
 # that use them are marked slow by it.
@@ -134,7 +134,7 @@ def test_a_clause_opening_with_xiang_yi_is_a_mutual_salute_not_the_usher():
 
 
 def _rule_ids():
-    from yili_kg.loaders.rules import rule_table
+    from yili_kg.loaders.annotation.rules import rule_table
 
     return [r.id for r in rule_table()]
 
@@ -143,8 +143,8 @@ def _rule_ids():
 def test_every_rule_reads_its_own_examples(rule_id):
     """Each row of corpus/annotation-rules.tsv: every example is read as the row expects, and
     the rule itself is among those applied to the example's last clause."""
-    from yili_kg.loaders.annotate import annotate_example
-    from yili_kg.loaders.rules import rule_table
+    from yili_kg.loaders.annotation.annotate import annotate_example
+    from yili_kg.loaders.annotation.rules import rule_table
 
     row = next(r for r in rule_table() if r.id == rule_id)
     assert row.example[0] and row.expected[0], f"{rule_id}: no example (line {row.line})"
@@ -155,7 +155,7 @@ def test_every_rule_reads_its_own_examples(rule_id):
 
 
 def test_rule_table_and_code_name_the_same_rules():
-    from yili_kg.loaders.rules import STAGES, rule_table, rules
+    from yili_kg.loaders.annotation.rules import STAGES, rule_table, rules
 
     assert sum(len(rules(stage)) for stage in STAGES) == len(rule_table())
     docs = {r.doc for r in rule_table()}
@@ -167,7 +167,7 @@ def test_verb_frames_are_annotation_properties_of_the_action_classes():
     from rdflib import OWL, RDF, RDFS
 
     from yili_kg.loaders.iris import YL
-    from yili_kg.loaders.ontology import parse_modules
+    from yili_kg.loaders.terms.ontology import parse_modules
 
     graph = parse_modules()
     lexicon = default_lexicon()
@@ -184,7 +184,7 @@ def test_verb_frames_are_annotation_properties_of_the_action_classes():
     assert lexicon.has("答再拜", "impliedRecipient") and lexicon.has("出", "yuDestination")
     assert not lexicon.has("出迎", "yuDestination")
     # the ontology's documentation page lists every frame with the terms stating it
-    from yili_kg.loaders.docs import render
+    from yili_kg.loaders.publish.docs import render
 
     page = render(graph)
     assert all(f'id="{frame}"' in page for frame in lexicon.frames)
@@ -194,7 +194,7 @@ def test_verb_frames_are_annotation_properties_of_the_action_classes():
 
 def test_no_vocabulary_left_in_the_annotator_code():
     """The verb sets that were Python constants are gone: the frames and tables replace them."""
-    import yili_kg.loaders.annotate as annotate
+    import yili_kg.loaders.annotation.annotate as annotate
 
     for name in ("DEST_VERBS", "SOURCE_VERBS", "MOVEMENT_DEST", "EXCHANGE", "GROUPS", "UNSTATED"):
         assert not hasattr(annotate, name), name
@@ -204,7 +204,7 @@ def test_no_vocabulary_left_in_the_annotator_code():
 def test_annotator_f1_on_the_hand_written_gold_sets(gold):
     from pathlib import Path
 
-    from yili_kg.loaders.evaluate import evaluate
+    from yili_kg.loaders.annotation.evaluate import evaluate
 
     path = Path(__file__).parent / "gold" / gold
     scores, clauses = evaluate(path)
@@ -218,7 +218,7 @@ def test_annotator_f1_on_the_hand_written_gold_sets(gold):
 def test_first_gold_set_is_large_enough():
     from pathlib import Path
 
-    from yili_kg.loaders.evaluate import read_gold
+    from yili_kg.loaders.annotation.evaluate import read_gold
 
     assert len(read_gold(Path(__file__).parent / "gold" / "xiangshe.tsv")) >= 250
 
@@ -343,7 +343,7 @@ def test_an_act_of_another_round_than_its_phase_s_has_that_round(ask):
 
 
 def test_a_round_is_one_two_or_three():
-    from yili_kg.loaders.annotations import parse_events
+    from yili_kg.loaders.annotation.annotations import parse_events
     from yili_kg.loaders.errors import SourceError
 
     assert parse_events("釋獲 round=2")[0].get("round") == "2"
@@ -357,9 +357,9 @@ def test_speech_is_kept(ask):
 
 
 def test_every_clause_reviewed():
-    from yili_kg.loaders.lexicon import default_lexicon
-    from yili_kg.loaders.review import compose
-    from yili_kg.loaders.textlayer import build_text_layer
+    from yili_kg.loaders.annotation.review import compose
+    from yili_kg.loaders.terms.lexicon import default_lexicon
+    from yili_kg.loaders.text.textlayer import build_text_layer
 
     _, report = compose(build_text_layer(), default_lexicon())
     assert report.coverage == 1.0 and not report.stale and not report.unknown

@@ -6,8 +6,8 @@ from rdflib import RDF, Graph, Literal
 from rdflib.namespace import DCTERMS, XSD
 
 from yili_kg.loaders import iris
-from yili_kg.loaders.bookcites import chapter_works, count, rite_works
-from yili_kg.loaders.citelinks import quote_links
+from yili_kg.loaders.graph.bookcites import chapter_works, count, rite_works
+from yili_kg.loaders.graph.citelinks import quote_links
 from yili_kg.loaders.iris import YL
 
 

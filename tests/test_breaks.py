@@ -2,10 +2,10 @@
 
 import pytest
 
-from yili_kg.loaders.breaks import marked, rite_projection, xiangshe_scores
-from yili_kg.loaders.collate import collate_punctuated
-from yili_kg.loaders.rites import build_rite_layer
-from yili_kg.loaders.ritetable import read_rites
+from yili_kg.loaders.text.breaks import marked, rite_projection, xiangshe_scores
+from yili_kg.loaders.text.collate import collate_punctuated
+from yili_kg.loaders.text.rites import build_rite_layer
+from yili_kg.loaders.text.ritetable import read_rites
 
 
 def test_marks_of_a_punctuated_text():

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 from rdflib import URIRef
 
-from yili_kg.loaders.rites import build_rite_layer
-from yili_kg.loaders.textlayer import build_text_layer
+from yili_kg.loaders.text.rites import build_rite_layer
+from yili_kg.loaders.text.textlayer import build_text_layer
 
 FIXTURE = Path(__file__).parent / "data" / "clause-ids.tsv"
 
@@ -54,7 +54,7 @@ def test_published_clause_ids_name_the_same_characters_or_are_retired(rite):
 def test_no_published_id_names_other_characters(rite):
     """Every published sentence and clause id is either the same characters or retired, and a
     new cut's id that was published for other characters carries the suffix v2."""
-    from yili_kg.loaders.published import SUFFIX, published_passages
+    from yili_kg.loaders.text.published import SUFFIX, published_passages
 
     layer = build_rite_layer(rite)
     retired = {r.id for r in layer.retired}

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from yili_kg.loaders.collate import collate_all
+from yili_kg.loaders.text.collate import collate_all
 
 
 @pytest.fixture(scope="module")

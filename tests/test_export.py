@@ -14,7 +14,7 @@ import os
 import pytest
 from rdflib import Dataset, Graph
 
-from yili_kg.loaders.dataset import GRAPH_META, GRAPHS
+from yili_kg.loaders.publish.dataset import GRAPH_META, GRAPHS
 from yili_kg.service.export import FORMATS, QUAD_FORMATS, export
 
 # the large graphs are slow (rdflib's parsers): `pytest -m slow` runs them

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from yili_kg.loaders.annotations import write_records
-from yili_kg.loaders.evaluate import measure, read_gold, rite_of
-from yili_kg.loaders.lexicon import default_lexicon
+from yili_kg.loaders.annotation.annotations import write_records
+from yili_kg.loaders.annotation.evaluate import measure, read_gold, rite_of
+from yili_kg.loaders.terms.lexicon import default_lexicon
 
 GOLD = Path(__file__).parent / "gold"
 NEW_CHAPTERS = ("shiguan", "pin", "teshengkuishi")

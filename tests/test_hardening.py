@@ -402,8 +402,8 @@ def test_loading_an_ontology_that_imports_a_url_fetches_nothing(listener, tmp_pa
     import shutil
 
     from yili_kg.loaders.build import ontology_dir
-    from yili_kg.loaders.ontology import load_ontology
     from yili_kg.loaders.reason import tbox_entailments
+    from yili_kg.loaders.terms.ontology import load_ontology
 
     scratch = tmp_path / "ontology"
     shutil.copytree(ontology_dir(), scratch)

@@ -16,8 +16,11 @@ def _modules() -> dict[str, ast.Module]:
     found = {}
     for package in PACKAGES:
         for folder in package.__path__:  # the installed package's folders (editable or not)
-            for path in sorted(Path(folder).glob("*.py")):
-                name = f"{package.__name__}.{path.stem}"
+            for path in sorted(Path(folder).rglob("*.py")):  # its stage folders too
+                parts = path.relative_to(folder).with_suffix("").parts
+                if parts[-1] == "__init__":
+                    parts = parts[:-1]
+                name = ".".join((package.__name__, *parts))
                 found[name] = ast.parse(path.read_text(encoding="utf-8"))
     return found
 
@@ -102,3 +105,42 @@ def test_the_loaders_never_import_the_service():
         if name.startswith("yili_kg.loaders.")
     }
     assert {name: found for name, found in reaching_back.items() if found} == {}
+
+
+#: the loaders' stage folders in the pipeline's order: a stage reads what the stages before it
+#: make, never what a later one makes (the modules directly under loaders/ are the foundations
+#: every stage uses — corpus, errors, iris, variants, align, built — and the scheduler: build,
+#: stages, reason, subset)
+STAGES = ("witnesses", "terms", "text", "annotation", "graph", "publish")
+
+
+def _stage(module: str) -> int | None:
+    parts = module.split(".")
+    if parts[:2] == ["yili_kg", "loaders"] and len(parts) > 3 and parts[2] in STAGES:
+        return STAGES.index(parts[2])
+    return None
+
+
+def test_a_stage_never_imports_a_later_stage():
+    modules = _modules()
+    known = set(modules)
+    assert {_stage(name) for name in modules} >= set(range(len(STAGES)))  # every folder read
+    later = {
+        name: sorted(m for m in _imported(ast.walk(tree), known) if (_stage(m) or 0) > stage)
+        for name, tree in modules.items()
+        if (stage := _stage(name)) is not None
+    }
+    assert {name: found for name, found in later.items() if found} == {}
+
+
+def test_the_foundations_import_no_stage():
+    modules = _modules()
+    known = set(modules)
+    foundations = {"corpus", "errors", "iris", "variants", "align", "built"}
+    reaching = {
+        name: sorted(m for m in _imported(ast.walk(tree), known) if _stage(m) is not None)
+        for name, tree in modules.items()
+        if name.rsplit(".", 1)[-1] in foundations and name.count(".") == 2
+    }
+    assert set(reaching) == {f"yili_kg.loaders.{f}" for f in foundations}
+    assert {name: found for name, found in reaching.items() if found} == {}

@@ -8,9 +8,9 @@ import pytest
 
 from yili_kg.loaders.corpus import witness_path
 from yili_kg.loaders.errors import SourceError
-from yili_kg.loaders.jiangyong import MOVED, read_jiangyong, read_phases
-from yili_kg.loaders.texts import clauses, read_base
 from yili_kg.loaders.variants import PUNCTUATION, fold
+from yili_kg.loaders.witnesses.jiangyong import MOVED, read_jiangyong, read_phases
+from yili_kg.loaders.witnesses.texts import clauses, read_base
 
 NAMES = (
     "戒賓 設席陳器 張侯 速賓 迎賓 獻賓 賓酢主人 酬賓 獻衆賓 一人舉觶 獻大夫 大夫酢 樂賓 立司正 "

@@ -14,7 +14,8 @@ import time
 
 import pytest
 
-from yili_kg.service import lexer, remote, sparql
+from yili_kg.service import lexer, remote
+from yili_kg.service.views import sparql
 
 LIMIT = 20000  # MAX_QUERY_CHARS
 SHAPES = ['"\\', "'\\", "a.", '"""\\', "'''\\", "<a", "a:\\", "?", "a-", '"a\\\n', "<.", "#\n"]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from yili_kg.loaders.liji import EXPLAINERS, ChapterText, read_chapters
+from yili_kg.loaders.graph.liji import EXPLAINERS, ChapterText, read_chapters
 
 
 @pytest.fixture(scope="module")

@@ -4,9 +4,9 @@ from pathlib import Path
 
 import pytest
 
-from yili_kg.loaders.kanripo import read_tsv, rite_rows
-from yili_kg.loaders.mandoku import corrections
-from yili_kg.loaders.ritetable import read_rites
+from yili_kg.loaders.text.ritetable import read_rites
+from yili_kg.loaders.witnesses.kanripo import read_tsv, rite_rows
+from yili_kg.loaders.witnesses.mandoku import corrections
 
 DERIVED = Path(__file__).parent / "data" / "kanripo-derived"
 CHAPTERS = {"xiangyinjiu": 4, "xiangshe": 5, "yan": 6, "dashe": 7}

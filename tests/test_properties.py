@@ -14,9 +14,9 @@ from functools import cache
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from yili_kg.loaders.annotations import KEYS, format_events, parse_events
-from yili_kg.loaders.texts import CLAUSE_BREAK, SENTENCE_END, normalise, split_passages
+from yili_kg.loaders.annotation.annotations import KEYS, format_events, parse_events
 from yili_kg.loaders.variants import PUNCTUATION, fold, strip_punctuation, variant_pairs
+from yili_kg.loaders.witnesses.texts import CLAUSE_BREAK, SENTENCE_END, normalise, split_passages
 
 # 150 examples a test keep the file under ten seconds; YILI_HYPOTHESIS_EXAMPLES=5000 digs deeper
 SETTINGS = settings(
@@ -29,7 +29,7 @@ SETTINGS = settings(
 @cache
 def text_characters() -> str:
     """The distinct characters of the base text and of the variant table."""
-    from yili_kg.loaders.texts import read_base
+    from yili_kg.loaders.witnesses.texts import read_base
 
     raw, _ = read_base()
     chars = {c for c in raw if not c.isspace() and c not in PUNCTUATION}
@@ -191,7 +191,7 @@ def test_folding_settles_every_pair_of_the_table():
 @cache
 def lexicon():
     """The ontology's labels (a plain function, not a fixture: hypothesis would print it)."""
-    from yili_kg.loaders.lexicon import default_lexicon
+    from yili_kg.loaders.terms.lexicon import default_lexicon
 
     return default_lexicon()
 
@@ -199,7 +199,7 @@ def lexicon():
 @SETTINGS
 @given(st.lists(clause_text, min_size=1, max_size=4))
 def test_annotator_gives_well_formed_records_for_any_clause(texts):
-    from yili_kg.loaders.annotate import Context, annotate_clause
+    from yili_kg.loaders.annotation.annotate import Context, annotate_clause
 
     context = Context()  # the clauses of one sentence, with the context running through
     for number, text in enumerate(texts, start=1):

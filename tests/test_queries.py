@@ -243,7 +243,7 @@ def test_the_graph_counts_every_kind_of_resource_and_the_phases_of_the_four_rite
     assert kinds | {"kinds of action"} == set(counts), counts
     assert all(n > 0 for n in counts.values()), counts
     # the phases are those of the four rites, 38 of them 鄉射禮's (江永's sections)
-    from yili_kg.loaders.ritetable import read_rites
+    from yili_kg.loaders.text.ritetable import read_rites
 
     titles = [info.hant for info in read_rites().values()]  # all seventeen since issue 15
     phases = sum(len(_rows(store, "phases", rite=rite)) for rite in titles)

@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from yili_kg.service.reading import _verb
+from yili_kg.service.views.reading import _verb
 
 
 @pytest.fixture(scope="module")

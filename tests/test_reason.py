@@ -53,7 +53,7 @@ def test_noise_filter():
 
 
 def _ontology() -> Graph:
-    from yili_kg.loaders.ontology import parse_modules
+    from yili_kg.loaders.terms.ontology import parse_modules
 
     return parse_modules()
 

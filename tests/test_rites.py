@@ -29,7 +29,7 @@ def _values(answer, name):
 
 def test_the_dataset_holds_seventeen_rites_each_with_events(ask):
     """Every chapter of corpus/rites.tsv, in chapter order (the four of issue 6 among them)."""
-    from yili_kg.loaders.ritetable import read_rites
+    from yili_kg.loaders.text.ritetable import read_rites
 
     rows = ask(
         """SELECT ?rite ?chapter (COUNT(?e) AS ?events) WHERE {
@@ -202,7 +202,7 @@ def test_canned_rite_citations(store):
 def test_the_annotator_is_measured_on_each_added_rite(rite):
     from pathlib import Path
 
-    from yili_kg.loaders.evaluate import evaluate
+    from yili_kg.loaders.annotation.evaluate import evaluate
 
     gold = Path(__file__).parent / "gold" / f"{rite}.tsv"
     scores, clauses = evaluate(gold)
@@ -246,8 +246,8 @@ def test_archery_rounds_are_the_phases_of_each_round(ask):
 
 def test_archery_rounds_file_must_name_the_phase(tmp_path):
     from yili_kg.loaders.errors import SourceError
-    from yili_kg.loaders.jiangyong import read_phases
-    from yili_kg.loaders.rounds import check_rounds, read_rounds
+    from yili_kg.loaders.text.rounds import check_rounds, read_rounds
+    from yili_kg.loaders.witnesses.jiangyong import read_phases
 
     rounds = read_rounds()
     assert check_rounds("xiangshe", read_phases(), rounds["xiangshe"])[17] == 1
@@ -263,8 +263,8 @@ def test_archery_rounds_file_must_name_the_phase(tmp_path):
 
 def test_a_build_of_xiangshe_alone(monkeypatch):
     from yili_kg.loaders.errors import YiliError
-    from yili_kg.loaders.rites import selected_rites
-    from yili_kg.loaders.ritetable import read_rites
+    from yili_kg.loaders.text.rites import selected_rites
+    from yili_kg.loaders.text.ritetable import read_rites
 
     monkeypatch.setenv("YILI_RITES", "xiangshe")
     assert selected_rites() == []
@@ -283,7 +283,7 @@ def test_a_build_of_xiangshe_alone(monkeypatch):
 def test_the_ji_of_jixi_is_its_own_division():
     """既夕禮's 記 opens with a blank (□) in the WYG transcription where the print has 記 (SBCK:
     記士處適寢; corpus/kanripo-corrections.tsv): its 記 is a division, as every chapter's is."""
-    from yili_kg.loaders.rites import build_rite_layer
+    from yili_kg.loaders.text.rites import build_rite_layer
 
     layer = build_rite_layer("jixi")
     ji = [p for p in layer.passages if p.division == "ji"]
@@ -295,7 +295,7 @@ def test_the_ji_of_jixi_is_its_own_division():
 
 
 def _events(slug: str, text: str):
-    from yili_kg.loaders.rites import rite_records
+    from yili_kg.loaders.graph.ritegraph import rite_records
 
     return [(r.text, e) for r in rite_records(slug) if r.text == text for e in r.events]
 
@@ -313,7 +313,7 @@ def test_the_impersonator_eats_and_his_companion_is_offered_to():
 
 @pytest.mark.parametrize(
     "sense",
-    __import__("yili_kg.loaders.lexicon", fromlist=["rite_senses"]).rite_senses(),
+    __import__("yili_kg.loaders.terms.lexicon", fromlist=["rite_senses"]).rite_senses(),
     ids=lambda s: f"{s.rite}-{s.form}",
 )
 def test_each_rite_reads_its_sense_of_a_form(sense):

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from yili_kg.service.search import plan, split_syllables
+from yili_kg.service.views.search import plan, split_syllables
 
 PHASE = "https://w3id.org/yili/id/xiangshe/phase/06"
 
@@ -158,7 +158,7 @@ def test_the_index_reads_the_project_s_readings_in_a_process_of_its_own():
         [
             sys.executable,
             "-c",
-            "from yili_kg.loaders.searchindex import pinyin_tokens; "
+            "from yili_kg.loaders.publish.searchindex import pinyin_tokens; "
             "print(' '.join(pinyin_tokens('小樂正從之')[1]))",
         ],
         capture_output=True,

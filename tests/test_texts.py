@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from yili_kg.loaders.texts import clauses, normalise, read_base, split_passages
+from yili_kg.loaders.witnesses.texts import clauses, normalise, read_base, split_passages
 
 
 def test_every_clause_spans_its_own_characters():

@@ -449,7 +449,7 @@ def test_every_suite_is_read():
 def test_no_test_needs_what_the_endpoint_refuses():
     """SERVICE, updates and remote FROM graphs are refused (400, 403): no test here uses them,
     so every test above must be answered; a suite that did would need its refusals checked."""
-    from yili_kg.service.sparql import inspect_query
+    from yili_kg.service.views.sparql import inspect_query
 
     loaded = {iri for t in TESTS for iri in (*t.data, *t.graph_data)}
     for test in TESTS:

@@ -19,7 +19,7 @@ import pytest
 from rdflib import RDF, RDFS, Graph, Namespace, URIRef
 from rdflib.namespace import DCAT, DCTERMS, VOID
 
-from yili_kg.loaders.dataset import GRAPH_META, GRAPHS
+from yili_kg.loaders.publish.dataset import GRAPH_META, GRAPHS
 from yili_kg.service.catalog import DOWNLOADS
 
 YL = "https://w3id.org/yili/ontology#"

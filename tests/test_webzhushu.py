@@ -3,8 +3,8 @@
 import pytest
 
 from yili_kg.loaders.corpus import witness_path
-from yili_kg.loaders.kanripo import rite_rows
-from yili_kg.loaders.webzhushu import WebBlock, collate_web, read_web_zhushu
+from yili_kg.loaders.witnesses.kanripo import rite_rows
+from yili_kg.loaders.witnesses.webzhushu import WebBlock, collate_web, read_web_zhushu
 
 WEB13, WEB11 = "xiangshe-zhushu-web-13", "xiangshe-zhushu-web-11"
 ROWS = {r.row: r for r in rite_rows("xiangshe")}

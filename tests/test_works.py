@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from yili_kg.loaders.errors import SourceError
-from yili_kg.loaders.kanripo import rite_rows
+from yili_kg.loaders.graph.works import find_citations, read_works
 from yili_kg.loaders.variants import fold
-from yili_kg.loaders.works import find_citations, read_works
+from yili_kg.loaders.witnesses.kanripo import rite_rows
 
 NOTES = ("注", "疏")
 

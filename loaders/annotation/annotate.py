@@ -1,0 +1,651 @@
+"""The automatic annotator: clauses → events (who does what, to whom, with what, where).
+
+A rule-based reader of ritual prose, following ``docs/annotation.md``. Each clause is cut
+into tokens by longest match against the ontology's labels
+(:mod:`yili_kg.loaders.terms.lexicon`) and a small set of function words (于 自 由 以 與 及 不
+…); a left-to-right pass then builds one event per verb, giving it the subject named before
+the verbs, the places and facings named before it, the objects and persons after it and the
+phrases its prepositions introduce.
+Context across clauses — the subject carried over, the other party of a bow, a pending
+condition, the command just given — lives in :class:`Context`.
+
+>>> [format_event(e) for e in annotate_text(["主人坐取爵于上篚", "以降", "賓降"])[0]]
+['坐 agent=主人', '取 agent=主人 theme=爵 from=上篚']
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from yili_kg.loaders.annotation.annotations import (  # noqa: F401 (doctest)
+    Event,
+    Record,
+    format_event,
+    format_events,
+)
+from yili_kg.loaders.annotation.discourse import Context, carry, distinct_parties, remember
+from yili_kg.loaders.annotation.rules import rules, word_class, word_values
+from yili_kg.loaders.terms.lexicon import Lexicon, default_lexicon
+from yili_kg.loaders.terms.tokens import Token, tokenize  # noqa: F401 (the annotator's tokens)
+
+
+class ClauseReader:
+    """Reads one clause into events (a left-to-right pass over its tokens)."""
+
+    def __init__(self, lexicon: Lexicon, context: Context):
+        self.lex = lexicon
+        self.ctx = context
+        self.events: list[Event] = []
+        self.subjects: list[str] = []
+        self.at: list[str] = []
+        self.face: str | None = None
+        self.manner: str | None = None
+        self.neg = False
+        self.count: int | None = None
+        self.prep: str | None = None
+        self.topic: list[str] = []  # objects named before the verb (矢在弓下)
+        self.joined = False  # the last role was joined by 、/與/及 to the subjects
+        self.stop = False
+        self.upper: str | None = None
+        self.possessed = False
+        self.person_pronoun: Event | None = None
+        self.content_done = False
+        self.for_whom: tuple[str, ...] = ()
+        self.played = False
+        self.joined_by = ""  # the clause is about someone's things (no agent named)
+        self.at_marked = False  # a place introduced by 當 or 于 (a modifier clause may add it)
+        self.with_: list[str] = []  # 以賓 / 與司射 before the verb
+        self.before: dict[str, str] = {}  # 自X / 由X before the verb
+        self.all_ = False  # 皆 before the first act
+        self.led: list[str] = []  # 以賓: the persons the subject leads
+        self.next_agent: tuple[str, ...] = ()  # a subject named after the clause's first acts
+
+    # -- helpers ---------------------------------------------------------------------------
+    def is_a(self, kind: str, *ancestors: str) -> bool:
+        return any(self.lex.is_a(kind, a) for a in ancestors)
+
+    def verb_here(self, tokens: list[Token], i: int) -> bool:
+        """Whether the token is read as a verb: an action not in object position."""
+        token = tokens[i]
+        if "action" not in token.kinds:
+            return False
+        if i > 0 and tokens[i - 1].text in word_class("nominal"):
+            return False  # 其薦, 諸觶: a thing, not an act
+        if len(token.kinds) == 1:
+            return True
+        if self.prep is not None:
+            return False
+        last = self.events[-1] if self.events else None
+        previous = tokens[i - 1] if i > 0 else None
+        after = word_values("verb-after").get(token.text, "")
+        if previous is not None and previous.text in after.split(","):
+            return True  # 盥洗, 降洗, 袒決: a verb after these verbs, not their object
+        if last is not None and previous is not None and "action" in previous.kinds:
+            return False  # 適洗, 設洗, 說束, 作相: after a verb, the word is its object
+        if i + 1 < len(tokens) and tokens[i + 1].text in ("東", "西", "南", "北", "之"):
+            return "place" not in token.kinds and "object" not in token.kinds
+        return True
+
+    def new_event(self, kind: str) -> Event:
+        event = Event(kind)
+        if self.at:
+            event.set("at", self.at)
+        if self.face:
+            event.set("face", self.face)
+        if self.manner:
+            event.set("manner", self.manner)
+            self.manner = None
+        if self.neg:
+            event.set("neg", "1")
+            self.neg = False
+        if self.count:
+            event.set("count", str(self.count))
+            self.count = None
+        if self.ctx.condition:
+            event.fields["cond"] = (self.ctx.condition,)
+        if self.topic and (self.lex.has(kind, "state") or self.possessed):
+            event.set("theme", self.topic)
+        if self.with_:
+            event.set("with", self.with_)
+        if self.for_whom:
+            event.set("to", self.for_whom)
+        for key, value in self.before.items():
+            event.set(key, value)
+        if self.next_agent:
+            event.fields["_agent"] = self.next_agent
+        self.events.append(event)
+        return event
+
+    def place_or_object(self, token: Token) -> str:
+        """The place or object a noun token names (its written form if, oddly, neither)."""
+        return token.of("place") or token.of("object") or token.text
+
+    def attach_noun(self, token: Token, tokens: list[Token], i: int) -> int:
+        """A role, object or place after a verb or preposition; returns tokens consumed."""
+        event = self.events[-1] if self.events else None
+        text, consumed = self.noun_phrase(tokens, i)
+        prep = self.prep
+        self.prep = None
+        role = token.of("role")
+        if consumed > 1:
+            self.put_place(event, prep, text)
+            return consumed
+        if event is None:
+            self.noun_before_verb(token, role, prep)
+            return 1
+        if role:
+            moving = self.lex.has(event.kind, "goalObject") and event.kind != "進"
+            if prep == "to" or (moving and prep is None):
+                event.set("dest", role)  # 當上耦: the place of the first pair
+            elif prep in ("with", "by"):
+                event.set("with", (*event.fields.get("with", ()), role))
+            elif prep == "from":
+                event.set("from", role)
+            else:
+                event.set("to", (*event.fields.get("to", ()), role))
+            return 1
+        thing = self.place_or_object(token)
+        obj = token.of("object")
+        if obj and (prep == "by" or (prep is None and not self.lex.has(event.kind, "goalObject"))):
+            event.set("theme", (*event.fields.get("theme", ()), obj))
+        elif (
+            obj
+            and not token.of("place")
+            and prep == "at"
+            and self.lex.has(event.kind, "yuDestination")
+        ):
+            event.set("dest", (*event.fields.get("dest", ()), obj))
+        else:
+            self.put_place(event, prep, thing)
+        return 1
+
+    def noun_before_verb(self, token: Token, role: str | None, prep: str | None) -> None:
+        """A noun before the clause's first verb: a companion, the theme, a subject, the topic
+        (矢在弓下), or where the act starts, goes or happens."""
+        if role and prep in ("with", "by"):
+            self.with_.append(role)
+            if prep == "by":
+                self.led.append(role)
+        elif (obj := token.of("object")) and prep == "by":
+            self.before["theme"] = obj
+        elif role:
+            self.subjects.append(role)
+        elif obj and prep is None:
+            self.topic.append(obj)
+        elif prep in ("from", "via"):
+            self.before[prep] = self.place_or_object(token)
+        else:
+            self.at.append(self.place_or_object(token))
+
+    def put_place(self, event: Event | None, prep: str | None, text: str) -> None:
+        if event is None:
+            self.at.append(text)
+            return
+        if prep == "to":
+            event.set("dest", text)
+        elif prep == "from" or (prep == "at" and self.lex.has(event.kind, "yuSource")):
+            event.set("from", text)
+        elif prep == "via":
+            event.set("via", text)
+        elif prep in ("at", None) and self.lex.has(event.kind, "yuDestination"):
+            event.set("dest", text)
+        else:
+            event.set("at", (*event.fields.get("at", ()), text))
+
+    def noun_phrase(self, tokens: list[Token], i: int) -> tuple[str, int]:
+        """X之Y / X東南 … : a place written relative to a person or thing (one or more tokens).
+
+        Returns the canonical label when the phrase is a term of the ontology, else the text.
+        """
+        token = tokens[i]
+        j = i + 1
+        text = token.text
+        if j < len(tokens) and tokens[j].text == "之" and j + 1 < len(tokens):
+            after = tokens[j + 1]
+            if after.text in word_class("relative") or (
+                "place" in after.kinds and "role" in token.kinds
+            ):
+                return self.known_place(text + "之" + after.text), 3
+        used = 1
+        while (
+            j < len(tokens)
+            and set(tokens[j].text) <= set(word_class("compass"))
+            and used < 3
+            and not (j + 1 < len(tokens) and tokens[j + 1].text in ("面", "上"))
+        ):
+            text += tokens[j].text
+            used += 1
+            j += 1
+        if (
+            used == 1
+            and j < len(tokens)
+            and tokens[j].text in ("上", "下", "前", "後", "中")
+            and (token.kinds.keys() & {"object", "place"})
+            and j + 1 >= len(tokens)
+        ):
+            return self.known_place(text + tokens[j].text), 2  # 矢在弓下, 奠爵于篚下
+        if used > 1:
+            return self.known_place(text), used
+        label = token.of("role") or self.place_or_object(token) or text
+        return label, 1
+
+    def known_place(self, text: str) -> str:
+        return self.lex.forms["place"].get(text, text)
+
+    # -- the pass --------------------------------------------------------------------------
+    def read(self, text: str) -> list[Event]:
+        tokens = tokenize(text, self.lex)
+        i = 0
+        while i < len(tokens) and not self.stop:
+            i += self.step(tokens, i)
+        return self.finish(text)
+
+    def step(self, tokens: list[Token], i: int) -> int:
+        """The first token rule that applies to ``tokens[i]``; the tokens it consumed."""
+        for rule in rules("token"):
+            used = rule.apply(self, tokens, i, rule)
+            if used is not None:
+                self.ctx.trace.append(rule.id)
+                return used
+        return 1
+
+    def place_here(self, text: str) -> None:
+        """``text`` is where the act happens: on the last event, or kept for the next verb."""
+        if self.events:
+            self.put_place(self.events[-1], self.prep, text)
+        elif self.prep in ("via", "from"):
+            self.before[self.prep] = text
+        else:
+            self.at.append(text)
+            self.at_marked = True
+        self.prep = None
+
+    def group_just_named(self) -> str | None:
+        """The group that a 一人 without a subject is one of: the last group acted on (主人獻工，
+        一人拜) or acting."""
+        for _, earlier in reversed(self.ctx.history[-3:]):
+            for key in ("to", "agent"):
+                groups = [r for r in earlier.fields.get(key, ()) if self.lex.has(r, "collective")]
+                if groups:
+                    return groups[0]
+        return None
+
+    def governs(self, tokens: list[Token], i: int) -> bool:
+        """Whether the role at ``i`` belongs to the act before it although a verb follows:
+        commands and requests (命弟子納射器, 使人速, 作相為司正, 請公命), 如 (如賓酬),
+        視上射命, 厭衆賓升, 俟三耦卒射, 授獲者退, movements (就士旅食), a list (舉觶于賓介)
+        and the person offered to (獻釋獲者).
+
+        Otherwise a role between two acts is the subject of the second (賓拜受，大夫拜送 and
+        卒歌，主人獻工 cut by the 句讀 as 大夫拜受賓拜送, 歌主人獻工)."""
+        last = self.events[-1].kind
+        if (
+            self.is_a(last, "辭令")
+            or self.lex.has(last, "governsAct")
+            or self.lex.has(last, "goalObject")
+        ):
+            return True  # 就士旅食: where the host goes
+        if tokens[i - 1].of("role") or tokens[i - 1].text in ("與", "及", "、"):
+            return True  # 舉觶于賓介洗, 獻工與笙: one more of the persons named
+        return self.lex.has(last, "offering") and "action" in tokens[i - 1].kinds
+
+    def possessive(self, tokens: list[Token], i: int) -> int:
+        """X之Y: the Y of X (主人之弓矢, 勝者之弟子, 賓與大夫之弓); X is not the agent."""
+        head = tokens[i + 2]
+        if (role := head.of("role")) and not head.of("object"):
+            if not self.events:
+                self.subjects = [role]
+            return 3
+        thing = self.place_or_object(head)
+        if self.events:
+            self.events[-1].set("theme", (*self.events[-1].fields.get("theme", ()), thing))
+        else:
+            self.subjects = []  # 賓與大夫之弓倚于西序: the bows are the topic
+            self.topic.append(thing)
+            self.possessed = True
+        return 3
+
+    def set_face(self, direction: str) -> None:
+        self.face = direction
+        for event in self.events:
+            if event.kind in ("坐", "立", "疑立") and "face" not in event.fields:
+                event.set("face", direction)
+
+    def like(self, tokens: list[Token], i: int, like: str) -> int:
+        """如X: the procedure referred to, on every act of the clause (or one act 如)."""
+        rest = "".join(t.text for t in tokens[i:])
+        phrase = rest[rest.index(like) + 1 :] if like in rest else rest
+        verbs = [e for e in self.events if not e.modifier]
+        if verbs:
+            for event in verbs:
+                event.set("like", phrase)  # set() leaves out an empty phrase (a clause ending 如)
+        else:
+            event = self.new_event(like)
+            event.set("like", phrase)
+        return len(tokens) - i
+
+    def pronoun(self) -> None:
+        """之 after a verb: the thing (or, after 酬/獻/送/從, the person) referred to."""
+        event = self.events[-1]
+        if "theme" in event.fields or "to" in event.fields:
+            return
+        if self.lex.has(event.kind, "personObject"):
+            self.person_pronoun = event
+            return
+        for _, earlier in reversed(self.ctx.history[-6:]):
+            if "theme" in earlier.fields:
+                event.set("theme", earlier.fields["theme"], "?")
+                return
+
+    def speech(self, content: str) -> None:
+        if not content:  # 「」 or a 「 left open at the end: nothing is said
+            return
+        last = self.events[-1] if self.events else None
+        if last is not None and self.is_a(last.kind, "辭令") and "say" not in last.fields:
+            last.fields["say"] = (content,)
+            return
+        event = self.new_event("曰")
+        event.fields["say"] = (content,)
+
+    def verb(self, kind: str, tokens: list[Token], i: int) -> None:
+        """A verb: the first verb rule that handles it (most make a new event)."""
+        self.prep = None
+        for rule in rules("verb"):
+            if rule.apply(self, kind, tokens, i, rule):
+                self.ctx.trace.append(rule.id)
+                return
+
+    # -- after the pass --------------------------------------------------------------------
+    def other_party(self, event: Event) -> tuple[str, ...]:
+        mine = set(event.agent)
+        partners = tuple(
+            p
+            for p in self.ctx.partners
+            if not self.lex.role_classes.get(p, frozenset()) & {"司事者", "執事"}
+        )
+        if partners and set(self.ctx.agent) == mine:
+            return partners
+        for _, earlier in reversed(self.ctx.history[-40:]):
+            if self.lex.has(earlier.kind, "notCarried"):
+                continue
+            if (
+                self.is_a(earlier.kind, "辭")
+                and self.is_a(event.kind, "拜揖")
+                and all(
+                    self.lex.role_classes.get(a, frozenset()) & {"司事者", "執事"}
+                    for a in earlier.agent
+                )
+            ):
+                continue  # 小臣辭，賓升，再拜稽首: the 小臣 declines for the ruler, bowed to
+            agents = set(earlier.agent)
+            if agents and not agents & mine:
+                return tuple(earlier.agent)
+            if agents & mine and "to" in earlier.fields and not earlier.marks.get("to"):
+                return tuple(earlier.fields["to"])
+        return ()
+
+    def modifier(self) -> list[Event]:
+        """A clause with places or facings but no verb adds them to the previous event."""
+        event = Event("", modifier=True)
+        if self.face:
+            event.set("face", self.face)
+        if self.at and self.at_marked:
+            event.set("at", self.at)
+        for key, value in self.before.items():
+            event.set(key, value)
+        if self.upper:
+            event.set("upper", self.upper)
+        return [event] if event.fields else []
+
+    def finish(self, text: str) -> list[Event]:
+        """After the pass: a verbless clause, the agents, then the clause rules in order."""
+        if not self.events:
+            return self.verbless()
+        subjects = self.pending_subjects(tuple(dict.fromkeys(self.subjects)))
+        for index, event in enumerate(self.events):
+            self.assign_agent(index, event, subjects, text)
+        for rule in rules("clause"):
+            if rule.apply(self, subjects, rule):
+                self.ctx.trace.append(rule.id)
+        return self.events
+
+    def verbless(self) -> list[Event]:
+        """A clause with no verb: its subjects and places wait for the next clause, or its
+        places and facings add to the previous event (a ``+`` record)."""
+        ctx = self.ctx
+        if not self.subjects and self.at and not self.face and not (self.before or self.upper):
+            ctx.pending = ((), tuple(self.at))  # 西階上，北面作衆賓射: the next act's place
+            ctx.pending_at = ctx.clauses
+            return []
+        if not self.subjects:
+            return self.modifier()
+        # 主人阼階之東，南面辭洗 / 賓、 cut from their verb: the subjects of consecutive
+        # verbless clauses add up; not across a clause between (執冪者，反冪。主人筵，前獻賓)
+        follows = ctx.pending and ctx.pending_at == ctx.clauses - 1
+        before = ctx.pending[0] if follows and ctx.pending else ()
+        ctx.pending = (tuple(dict.fromkeys((*before, *self.subjects))), tuple(self.at))
+        ctx.pending_at = ctx.clauses
+        return []
+
+    def pending_subjects(self, subjects: tuple[str, ...]) -> tuple[str, ...]:
+        """The subjects (and places) a verbless clause just before left for this one."""
+        if not subjects and self.ctx.pending:
+            subjects, places = self.ctx.pending
+            subjects = tuple(subjects)
+            for event in self.events:
+                if places and "at" not in event.fields:
+                    event.set("at", places)
+        self.ctx.pending = None
+        return subjects
+
+    def assign_agent(self, index: int, event: Event, subjects: tuple[str, ...], text: str):
+        """The clause's subjects, the first event's agent, or the discourse pass's."""
+        if self.lex.has(event.kind, "state"):
+            if subjects:
+                event.set("agent", subjects)  # 上射在左: where a person stands
+            else:
+                event.fields["noagent"] = ("state",)
+        elif (self.possessed or (self.topic and index == 0)) and not subjects:
+            if self.topic and "theme" not in event.fields:
+                event.set("theme", self.topic)  # 衆弓倚于堂西: the bows are leaned
+            event.fields["noagent"] = ("unstated",)
+        elif subjects:
+            event.set("agent", subjects)
+        elif index > 0 and self.events[0].agent:
+            event.set("agent", self.events[0].agent, self.events[0].marks.get("agent", ""))
+        else:
+            carry(self, event, text)
+
+    def archers(self, agents: tuple[str, ...]) -> bool:
+        return all("射者" in self.lex.role_classes.get(a, ()) for a in agents)
+
+    def officiants(self, agents: tuple[str, ...]) -> bool:
+        return any("司事者" in self.lex.role_classes.get(a, ()) for a in agents)
+
+
+def is_description(text: str) -> bool:
+    """A clause that measures or places a thing (南北以堂深, 東西當東榮): no act."""
+    return text.startswith(("南北", "東西"))
+
+
+def is_condition(text: str) -> bool:
+    """A clause that only states a condition (若矢不備; 大夫若有遵者)."""
+    plain = re.sub(r"「.*?」", "", text)
+    return "若" in plain and "則" not in plain and not plain.startswith("若飲君")
+
+
+def quote_unmarked(text: str) -> str:
+    """X曰Y in a text without quotation marks (the Kanripo 經): Y is what is said, to the end
+    of the clause (大射儀 司射命上射曰某御於子 → 命…曰「某御於子」)."""
+    if "「" in text or "曰" not in text:
+        return text
+    head, _, said = text.partition("曰")
+    return f"{head}曰「{said}」" if said else text
+
+
+def annotate_clause(pid: str, text: str, lexicon: Lexicon, ctx: Context) -> Record:
+    """One clause's record, updating the context for the next clause."""
+    record_text, text = text, quote_unmarked(text)
+    _begin_clause(pid, text, lexicon, ctx)
+    if is_description(text):
+        return Record(pid, record_text, [], reason="description")
+    if is_condition(text) or _followed_by_ze(pid):
+        _condition(pid, text, lexicon, ctx)
+        return Record(pid, record_text, [], reason="cond")
+    body = text.split("則", 1)[1] if "則" in text and text.index("則") < 4 else text
+    ctx.clauses += 1
+    events = ClauseReader(lexicon, ctx).read(body)
+    ctx.condition = None
+    ctx.cond_topic = ()
+    for event in events:
+        if not event.modifier:
+            distinct_parties(event, lexicon, ctx, body)
+    remember(pid, events, lexicon, ctx)
+    return Record(pid, record_text, events, reason="" if events else "description")
+
+
+def _begin_clause(pid: str, text: str, lexicon: Lexicon, ctx: Context) -> None:
+    """A new paragraph or sentence; X則…: the person the clause is about."""
+    paragraph = pid.rsplit(".", 2)[0]
+    sentence = pid.rsplit(".", 1)[0]
+    if paragraph != ctx.paragraph:
+        ctx.paragraph = paragraph
+        ctx.paragraph_has_agent = False
+    ctx.new_sentence = sentence != ctx.sentence
+    ctx.sentence = sentence
+    if ctx.new_sentence:
+        ctx.sentence_text = "".join(c.text for c in _SENTENCES.get(sentence, ())) or text
+        if ctx.positive_agent and ctx.agent != ctx.positive_agent:
+            ctx.agent = ctx.positive_agent  # 賓不辭洗。卒洗: the host, who did wash
+    ctx.topic_role = ()
+    if "則" in text[:4]:
+        head = text.split("則", 1)[0]
+        ctx.topic_role = tuple(r for t in tokenize(head, lexicon) if (r := t.of("role")))
+
+
+def _condition(pid: str, text: str, lexicon: Lexicon, ctx: Context) -> None:
+    """A clause that states a condition: it holds for the clauses after it (rule 8)."""
+    ctx.condition = re.sub(r"^.*?若", "若", text) if "若" in text else text
+    subject = text.split("若", 1)[0]
+    roles = [r for t in tokenize(subject, lexicon) if (r := t.of("role"))]
+    topic = subject.startswith("其")
+    if ctx.new_sentence and pid.startswith("ji/") and (topic or not roles):
+        ctx.agent = ()  # a rule of the 記 names no one
+    if roles and topic:
+        ctx.cond_topic = tuple(roles)  # 其笙，則獻諸西階上: the pipers are offered to
+    elif roles:  # 大夫若有遵者，則入門左: the 大夫 enter
+        ctx.agent = tuple(roles)
+
+
+def annotate_text(texts: Iterable[str], lexicon: Lexicon | None = None) -> list[list[Event]]:
+    """Events of consecutive clauses of one paragraph (for tests and doctests)."""
+    lexicon = lexicon or default_lexicon()
+    ctx = Context()
+    return [
+        annotate_clause(f"jing/1.1.{n}", text, lexicon, ctx).events
+        for n, text in enumerate(texts, start=1)
+    ]
+
+
+_SENTENCES: dict[str, list] = {}
+
+
+def _followed_by_ze(pid: str) -> bool:
+    """X，則Y: a clause followed in its sentence by one beginning with 則 states a condition."""
+    clauses = _SENTENCES.get(pid.rsplit(".", 1)[0], [])
+    ids = [c.id for c in clauses]
+    if pid not in ids or ids.index(pid) + 1 >= len(ids):
+        return False
+    return clauses[ids.index(pid) + 1].text.startswith("則")
+
+
+def annotate_clauses(clauses, lexicon: Lexicon | None = None, notes=None) -> list[Record]:
+    """Records for every clause of a rite, in order (the context runs through the whole text).
+
+    ``notes`` maps a clause id to the 注 on it (:func:`commentary_of`): where 鄭玄 names the
+    party of a bow (再拜，拜賓許也), the annotator follows him.
+    """
+    return [record for record, _ in _annotate(clauses, lexicon or default_lexicon(), notes)]
+
+
+def commentary_of(layer) -> dict[str, tuple[str, ...]]:
+    """Clause id → the texts of the 注 attached to it, in order, from a text layer."""
+    notes: dict[str, list[str]] = {}
+    for note in layer.notes:
+        if note.kind == "注":
+            for cid in note.clause_ids:
+                notes.setdefault(cid, []).append(note.text)
+    return {cid: tuple(texts) for cid, texts in notes.items()}
+
+
+def _annotate(clauses, lexicon: Lexicon, notes=None):
+    """(record, ids of the rules applied) for every clause, in order."""
+    notes = notes or {}
+    _SENTENCES.clear()
+    for clause in clauses:
+        _SENTENCES.setdefault(clause.id.rsplit(".", 1)[0], []).append(clause)
+    ctx = Context()
+    for clause in clauses:
+        if clause.id in ("jing/1.1.1",) or clause.level == "heading":
+            yield Record(clause.id, clause.text, [], reason="title"), []
+            continue
+        ctx.trace = []
+        ctx.notes = notes.get(clause.id, ())
+        record = annotate_clause(clause.id, clause.text, lexicon, ctx)
+        yield record, ctx.trace
+
+
+@dataclass(frozen=True)
+class ExampleClause:
+    id: str
+    text: str
+    level: str = "clause"
+
+
+def example_clauses(example: str) -> tuple[list[ExampleClause], dict[str, tuple[str, ...]]]:
+    """The clauses of a punctuated example, and the 注 written after a clause in 〔注：…〕:
+    sentences end at 。, clauses at ， or ； (not inside 「…」 or 〔…〕); ``記：`` before it puts
+    it in the 記.
+
+    >>> clauses, notes = example_clauses("主人拜，賓答再拜〔注：答拜主人〕。揖衆賓")
+    >>> [(c.id, c.text) for c in clauses]
+    [('jing/2.1.1', '主人拜'), ('jing/2.1.2', '賓答再拜'), ('jing/2.2.1', '揖衆賓')]
+    >>> notes
+    {'jing/2.1.2': ('答拜主人',)}
+    """
+    part = "jing"
+    if example.startswith("記："):
+        part, example = "ji", example[2:]
+    notes: dict[str, tuple[str, ...]] = {}
+    clauses, sentence, clause, depth, current = [], 1, 1, 0, ""
+    for char in example + "。":
+        depth += {"「": 1, "」": -1, "〔": 1, "〕": -1}.get(char, 0)
+        if depth or char not in "，；。":
+            current += char
+            continue
+        current, _, note = current.partition("〔注：")
+        if current:
+            cid = f"{part}/2.{sentence}.{clause}"
+            clauses.append(ExampleClause(cid, current))
+            if note:
+                notes[cid] = (note.rstrip("〕"),)
+            clause += 1
+        current = ""
+        if char == "。":
+            sentence, clause = sentence + 1, 1
+    return clauses, notes
+
+
+def annotate_example(example: str, lexicon: Lexicon | None = None) -> tuple[Record, list[str]]:
+    """The last clause of an example (a rule's, in corpus/annotation-rules.tsv): its record and
+    the ids of the rules applied to it.
+
+    >>> record, applied = annotate_example("主人拜，賓答再拜。揖衆賓")
+    >>> format_events(record.events), "turn-goes-back" in applied
+    ('揖 agent=主人^ to=衆賓', True)
+    """
+    clauses, notes = example_clauses(example)
+    results = list(_annotate(clauses, lexicon or default_lexicon(), notes))
+    return results[-1]

@@ -1,0 +1,824 @@
+"""The rules of one clause: the token pass, the verbs and the events after the pass.
+
+Each function is the code of one row of ``corpus/annotation-rules.tsv`` (its id, pattern,
+words, doc rule and example are there; :mod:`rules`). The literal words a rule looks for are
+the row's ``words`` (``rule.words``); what a verb does is its frame in the ontology
+(``reader.lex.has(kind, "yuDestination")``, :mod:`lexicon`).
+
+A token rule returns how many tokens it consumed, or ``None`` when it does not apply (the next
+rule is tried); a verb rule returns whether it handled the verb; a clause rule changes the
+clause's events in place.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from yili_kg.loaders.annotation.annotations import Event
+from yili_kg.loaders.annotation.rules import Rule, rule, word_class, word_values
+
+if TYPE_CHECKING:
+    from yili_kg.loaders.annotation.annotate import ClauseReader, Token
+
+Tokens = list["Token"]
+
+
+def _next(tokens: Tokens, i: int, k: int = 1):
+    return tokens[i + k] if i + k < len(tokens) else None
+
+
+def _has(token, text_or_texts) -> bool:
+    return token is not None and token.text in text_or_texts
+
+
+# -- the token pass ---------------------------------------------------------------------------
+
+
+@rule("say")
+def say(r: ClauseReader, tokens: Tokens, i: int, rl: Rule) -> int | None:
+    if "say" in tokens[i].kinds:
+        r.speech(tokens[i].kinds["say"])
+        return 1
+    return None
+
+
+@rule("all-together")
+def all_together(r, tokens, i, rl):
+    """皆 before the clause's first act: every one named does it (公以賓及卿大夫皆坐)."""
+    if tokens[i].text in rl.words["all"] and not tokens[i].kinds and not r.events:
+        r.all_ = True
+        return 1
+    return None
+
+
+@rule("skip-adverb")
+def skip_adverb(r, tokens, i, rl):
+    token, nxt = tokens[i], _next(tokens, i)
+    if (
+        token.text in word_class("adverb")
+        and nxt is not None
+        and "action" in nxt.kinds
+        and not token.of("role")
+    ):
+        return 1
+    return None
+
+
+@rule("title")
+def title(r, tokens, i, rl):
+    return 1 if "title" in tokens[i].kinds else None
+
+
+@rule("offering-wine")
+def offering_wine(r, tokens, i, rl):
+    nxt = _next(tokens, i)
+    if tokens[i].of("action") == rl.word("act") and _has(nxt, rl.words["thing"]):
+        return 1 + r.attach_noun(nxt, tokens, i + 1)
+    return None
+
+
+@rule("and")
+def and_(r, tokens, i, rl):
+    if "and" in tokens[i].kinds:
+        r.joined = True
+        return 1
+    return None
+
+
+def _bare_negation(tokens, i, rl) -> bool:
+    return (
+        tokens[i].text in word_class("negation")
+        and not tokens[i].kinds
+        and tokens[i].text in rl.words["neg"]
+    )
+
+
+@rule("no-role")
+def no_role(r, tokens, i, rl):
+    nxt = _next(tokens, i)
+    if _bare_negation(tokens, i, rl) and nxt is not None and "action" not in nxt.kinds:
+        if nxt.of("role"):
+            event = r.new_event(rl.word("act"))
+            event.set("to", nxt.of("role"))
+            event.set("neg", "1")
+            return 2
+    return None
+
+
+@rule("no-object")
+def no_object(r, tokens, i, rl):
+    nxt = _next(tokens, i)
+    if _bare_negation(tokens, i, rl) and nxt is not None and "action" not in nxt.kinds:
+        if nxt.of("object"):
+            event = r.new_event(rl.word("act"))
+            event.set("theme", nxt.of("object"))
+            event.set("neg", "1")
+            return 2
+    return None
+
+
+@rule("negation")
+def negation(r, tokens, i, rl):
+    if tokens[i].text in word_class("negation") and not tokens[i].kinds:
+        nxt = _next(tokens, i)
+        # 無所辱賜: 無 before a word that is no term denies no act ('there is nothing that …')
+        r.neg = not (tokens[i].text in rl.words["none"] and nxt is not None and not nxt.kinds)
+        return 1
+    return None
+
+
+@rule("if")
+def if_(r, tokens, i, rl):
+    return 1 if tokens[i].text in rl.words["if"] and not tokens[i].kinds else None
+
+
+@rule("like")
+def like(r, tokens, i, rl):
+    token, nxt = tokens[i], _next(tokens, i)
+    if (
+        token.text == rl.word("like")
+        or token.of("action") == rl.word("like")
+        or (token.text == rl.word("its") and _has(nxt, rl.words["other"]))
+    ):
+        return r.like(tokens, i, rl.word("like"))
+    return None
+
+
+@rule("compass-place")
+def compass_place(r, tokens, i, rl):
+    """東堂, 西堂下: a compass word before a place is part of the place, as written (the
+    known place when the ontology names it)."""
+    token, nxt = tokens[i], _next(tokens, i)
+    if not (token.of("direction") and token.text in word_class("compass")):
+        return None
+    if nxt is None or "place" not in nxt.kinds:
+        return None
+    if "object" in nxt.kinds and not r.events and r.prep is None:
+        return None  # 東篚在洗西: the eastern basket, the topic, not a place
+    text, j = token.text + nxt.text, i + 2
+    while j < len(tokens) and tokens[j].text in rl.words["then"]:
+        text, j = text + tokens[j].text, j + 1
+    r.place_here(r.known_place(text))
+    return j - i
+
+
+@rule("facing")
+def facing(r, tokens, i, rl):
+    if tokens[i].of("direction") and _has(_next(tokens, i), rl.words["face"]):
+        r.set_face(tokens[i].of("direction"))
+        return 2
+    return None
+
+
+@rule("upper")
+def upper(r, tokens, i, rl):
+    nxt = _next(tokens, i)
+    if tokens[i].of("direction") and _has(nxt, rl.words["upper"]) and "place" not in nxt.kinds:
+        if r.events:
+            r.events[-1].set("upper", tokens[i].of("direction"))
+        else:
+            r.upper = tokens[i].of("direction")
+        return 2
+    return None
+
+
+@rule("answer-count")
+def answer_count(r, tokens, i, rl):
+    nxt, third = _next(tokens, i), _next(tokens, i, 2)
+    numerals = word_values("numeral")
+    if (
+        tokens[i].text == rl.word("answer")
+        and nxt is not None
+        and nxt.text in numerals
+        and third is not None
+        and third.of("action") == rl.word("bow")
+    ):
+        r.count = int(numerals[nxt.text])
+        r.verb(rl.word("act"), tokens, i)
+        return 3
+    return None
+
+
+@rule("return-to")
+def return_to(r, tokens, i, rl):
+    token, nxt = tokens[i], _next(tokens, i)
+    if token.text not in rl.words["back"] or token.kinds or nxt is None:
+        return None
+    yu = nxt.text in rl.words["yu"]
+    if not (nxt.kinds.keys() & {"place", "object"} or (yu and i + 2 < len(tokens))):
+        return None
+    r.verb(rl.word("act"), tokens, i)
+    r.prep = "to"
+    return 2 if yu else 1
+
+
+@rule("music-plays")
+def music_plays(r, tokens, i, rl):
+    if tokens[i].text != rl.word("rise") or i == 0:
+        return None
+    if "title" in tokens[i - 1].kinds or tokens[i - 1].text in rl.words["music"]:
+        event = r.new_event(rl.word("act"))
+        event.fields["noagent"] = ("unstated",)
+        r.played = True
+        return 1
+    return None
+
+
+@rule("numeral-companion")
+def numeral_companion(r, tokens, i, rl):
+    token, nxt = tokens[i], _next(tokens, i)
+    if token.text in word_values("numeral") and nxt and nxt.of("role") and not token.kinds:
+        if r.subjects:
+            r.with_.append(nxt.of("role"))
+            return 2
+    return None
+
+
+@rule("count")
+def count(r, tokens, i, rl):
+    token, nxt = tokens[i], _next(tokens, i)
+    numerals = word_values("numeral")
+    if token.text in numerals and nxt and "action" in nxt.kinds and not token.kinds:
+        r.count = int(numerals[token.text])
+        return 1
+    return None
+
+
+@rule("one-more")
+def one_more(r, tokens, i, rl):
+    nxt = _next(tokens, i)
+    if tokens[i].text in rl.words["and"] and r.events and i > 0 and nxt is not None:
+        if tokens[i - 1].kinds.keys() & nxt.kinds.keys() & {"role", "object"}:
+            return 1
+    return None
+
+
+def _bare_preposition(tokens, i) -> bool:
+    return tokens[i].text in word_values("preposition") and not tokens[i].kinds
+
+
+@rule("with-subject")
+def with_subject(r, tokens, i, rl):
+    nxt = _next(tokens, i)
+    if _bare_preposition(tokens, i) and tokens[i].text == rl.word("with"):
+        if r.subjects and not r.events and nxt and nxt.of("role"):
+            r.joined = True
+            r.joined_by = rl.word("with")
+            return 1
+    return None
+
+
+@rule("thereupon")
+def thereupon(r, tokens, i, rl):
+    nxt = _next(tokens, i)
+    if _bare_preposition(tokens, i) and tokens[i].text == rl.word("yi"):
+        if nxt is not None and r.verb_here(tokens, i + 1):
+            return 1
+    return None
+
+
+@rule("preposition")
+def preposition(r, tokens, i, rl):
+    if _bare_preposition(tokens, i):
+        r.prep = word_values("preposition")[tokens[i].text]
+        return 1
+    return None
+
+
+@rule("and-subject")
+def and_subject(r, tokens, i, rl):
+    nxt = _next(tokens, i)
+    if tokens[i].text in rl.words["and"] and not tokens[i].kinds.get("role"):
+        if r.subjects and not r.events and nxt and nxt.of("role"):
+            r.joined = True
+            return 1
+    return None
+
+
+@rule("standing")
+def standing(r, tokens, i, rl):
+    nxt = _next(tokens, i)
+    if tokens[i].text in rl.words["manner"] and nxt and r.verb_here(tokens, i + 1):
+        if "action" in nxt.kinds:
+            r.manner = tokens[i].text
+            return 1
+    return None
+
+
+@rule("slightly")
+def slightly(r, tokens, i, rl):
+    nxt = _next(tokens, i)
+    if tokens[i].text in rl.words["manner"] and nxt and "action" in nxt.kinds:
+        r.manner = tokens[i].text
+        return 1
+    return None
+
+
+@rule("zhe")
+def zhe(r, tokens, i, rl):
+    if tokens[i].text in rl.words["zhe"]:
+        if r.events:
+            r.stop = True
+        return 1
+    return None
+
+
+@rule("suo")
+def suo(r, tokens, i, rl):
+    nxt = _next(tokens, i)
+    if tokens[i].text in rl.words["suo"] and nxt is not None and "action" in nxt.kinds:
+        r.neg = False  # 無所辱: 'nothing that demeans', not a denied act
+        return 2
+    return None
+
+
+@rule("pronoun")
+def pronoun(r, tokens, i, rl):
+    if tokens[i].text in rl.words["it"] and r.events:
+        r.pronoun()
+        return 1
+    return None
+
+
+@rule("zhu-pronoun")
+def zhu_pronoun(r, tokens, i, rl):
+    token = tokens[i]
+    if token.text in rl.words["zhu"] and not token.kinds and r.events:
+        if r.lex.has(r.events[-1].kind, "offering"):
+            r.pronoun()
+            return 1
+    return None
+
+
+@rule("for-him")
+def for_him(r, tokens, i, rl):
+    nxt = _next(tokens, i)
+    if tokens[i].text in rl.words["for"] and _has(nxt, rl.words["it"]) and r.ctx.topic_role:
+        r.for_whom = r.ctx.topic_role
+        return 2
+    return None
+
+
+@rule("possessive")
+def possessive(r, tokens, i, rl):
+    token, nxt, head = tokens[i], _next(tokens, i), _next(tokens, i, 2)
+    if (
+        token.kinds.keys() & {"role", "object"}
+        and _has(nxt, rl.words["of"])
+        and head is not None
+        and head.kinds.keys() & {"object", "role"}
+        and "place" not in head.kinds
+    ):
+        return r.possessive(tokens, i)
+    return None
+
+
+@rule("facing-place")
+def facing_place(r, tokens, i, rl):
+    nxt = _next(tokens, i)
+    if tokens[i].text in rl.words["at"] and nxt and (nxt.kinds.keys() & {"place", "object"}):
+        if i + 2 < len(tokens) or r.events:
+            text, used = r.noun_phrase(tokens, i + 1)
+            r.at.append(text)
+            r.at_marked = True
+            return 1 + used
+    return None
+
+
+@rule("relative-place")
+def relative_place(r, tokens, i, rl):
+    token, nxt, after = tokens[i], _next(tokens, i), _next(tokens, i, 2)
+    if (
+        token.kinds.keys() & {"role", "object", "place"}
+        and _has(nxt, rl.words["of"])
+        and after is not None
+        and (
+            after.text in word_class("relative")
+            or ("role" in token.kinds and "place" in after.kinds)
+        )
+    ):
+        text, used = r.noun_phrase(tokens, i)
+        r.place_here(text)
+        return used
+    return None
+
+
+@rule("beside-person")
+def beside_person(r, tokens, i, rl):
+    token, nxt = tokens[i], _next(tokens, i)
+    if (
+        token.of("role")
+        and _has(nxt, rl.words["side"])
+        and (r.events or r.prep or (r.subjects and not r.joined))
+    ):
+        r.place_here(token.text + nxt.text)
+        return 2
+    return None
+
+
+@rule("one-of-group")
+def one_of_group(r, tokens, i, rl):
+    token = tokens[i]
+    if token.text not in rl.words["one"] or not token.of("role"):
+        return None
+    if r.subjects or rl.word("raise") not in r.ctx.sentence_text:
+        if not r.subjects and not r.events:
+            group = r.group_just_named()
+            if group:
+                r.subjects.append(group)
+        return 1
+    return None
+
+
+@rule("its-side")
+def its_side(r, tokens, i, rl):
+    nxt = _next(tokens, i)
+    if tokens[i].text in rl.words["its"] and nxt and nxt.text in word_class("relative"):
+        r.put_place(r.events[-1] if r.events else None, r.prep, tokens[i].text + nxt.text)
+        r.prep = None
+        return 2
+    return None
+
+
+@rule("subject-between")
+def subject_between(r, tokens, i, rl):
+    token, nxt = tokens[i], _next(tokens, i)
+    if (
+        token.of("role")
+        and "action" not in token.kinds
+        and r.events
+        and r.prep is None
+        and not r.joined
+        and nxt is not None
+        and r.verb_here(tokens, i + 1)
+        and not r.governs(tokens, i)
+    ):
+        r.next_agent = (token.of("role"),)
+        return 1
+    return None
+
+
+@rule("act-as-noun")
+def act_as_noun(r, tokens, i, rl):
+    """于使臣, 于旅: after 于/自/由 an act's word is a noun (the person, the occasion), never an
+    act of the clause."""
+    token = tokens[i]
+    after = i > 0 and tokens[i - 1].text in word_values("preposition")
+    if after and r.prep in rl.words["after"] and set(token.kinds) == {"action"}:
+        r.prep = None
+        return 1
+    return None
+
+
+@rule("doer-named")
+def doer_named(r, tokens, i, rl):
+    """負侯許諾: an act named at the head of a clause, before an answer (許諾, 對), names the one
+    who does it (負侯者, the role of that form), the one who answers."""
+    token, nxt = tokens[i], _next(tokens, i)
+    if i or r.subjects or "action" not in token.kinds or nxt is None:
+        return None
+    doer = r.lex.forms["role"].get(token.text + rl.word("suffix"))
+    if doer and nxt.of("action") and r.lex.has(nxt.of("action"), "answer"):
+        r.subjects.append(doer)
+        return 1
+    return None
+
+
+@rule("verb")
+def verb(r, tokens, i, rl):
+    if r.verb_here(tokens, i):
+        r.verb(tokens[i].kinds["action"], tokens, i)
+        return 1
+    return None
+
+
+@rule("subject")
+def subject(r, tokens, i, rl):
+    token = tokens[i]
+    if token.of("role") and not r.events and r.prep is None and (not r.subjects or r.joined):
+        r.subjects.append(token.of("role"))
+        r.joined = False
+        return 1
+    return None
+
+
+@rule("unnamed-place")
+def unnamed_place(r, tokens, i, rl):
+    """于鼓北, 于其位南: after 于/自/由, words the ontology does not name followed by a word of
+    relative place are a place written as it stands (docs/annotation.md, rule 6)."""
+    if r.prep not in rl.words["after"]:
+        return None
+    j = i
+    while j < len(tokens) and j - i < int(rl.word("longest")) and not tokens[j].kinds:
+        if tokens[j].text in word_values("preposition"):
+            return None
+        j += 1
+    if j == i or j >= len(tokens) or tokens[j].text not in word_class("relative"):
+        return None
+    r.place_here("".join(t.text for t in tokens[i : j + 1]))
+    return j + 1 - i
+
+
+@rule("noun")
+def noun(r, tokens, i, rl):
+    if tokens[i].kinds.keys() & {"role", "object", "place"}:
+        return r.attach_noun(tokens[i], tokens, i)
+    return None
+
+
+# -- verbs ------------------------------------------------------------------------------------
+
+
+@rule("together")
+def together(r, kind, tokens, i, rl) -> bool:
+    return kind in rl.words["act"] and i + 1 < len(tokens) and r.verb_here(tokens, i + 1)
+
+
+@rule("reply-says")
+def reply_says(r, kind, tokens, i, rl) -> bool:
+    last = r.events[-1] if r.events else None
+    return last is not None and kind in rl.words["act"] and r.is_a(last.kind, *rl.words["speech"])
+
+
+@rule("commanded-act")
+def commanded_act(r, kind, tokens, i, rl) -> bool:
+    last = r.events[-1] if r.events else None
+    if last is None or last.kind not in r.lex.frames["contentFollows"] or r.content_done:
+        return False
+    if kind in rl.words["except"]:
+        return False
+    r.content_done = True
+    r.stop = True
+    return True
+
+
+@rule("assist")
+def assist(r, kind, tokens, i, rl) -> bool:
+    last = r.events[-1] if r.events else None
+    return last is not None and last.kind in rl.words["after"] and kind in rl.words["act"]
+
+
+@rule("thanks-twice")
+def thanks_twice(r, kind, tokens, i, rl) -> bool:
+    if kind in rl.words["act"] and r.events and r.events[-1].kind in rl.words["bow"]:
+        r.events[-1].kind = kind
+        r.events[-1].set("count", rl.word("count"))
+        return True
+    return False
+
+
+@rule("new-event")
+def new_event(r, kind, tokens, i, rl) -> bool:
+    r.new_event(kind)
+    return True
+
+
+# -- after the pass: the clause's events; each returns whether it changed them --------------
+
+
+@rule("all-of-them")
+def all_of_them(r, subjects, rl) -> bool:
+    """皆 with one who leads others (以X): all are agents, not one with the others."""
+    if not (r.all_ and r.led and subjects):
+        return False
+    done = False
+    everyone = tuple(dict.fromkeys((*subjects, *r.led)))
+    for event in r.events:
+        if event.agent == subjects and event.fields.get("with") == tuple(r.led):
+            event.set("agent", everyone)
+            del event.fields["with"]
+            done = True
+    return done
+
+
+@rule("named-agent")
+def named_agent(r, subjects, rl) -> bool:
+    done = False
+    for event in r.events:
+        named = event.fields.pop("_agent", None)
+        if named:
+            event.set("agent", named)
+            event.fields.pop("noagent", None)
+            done = True
+    return done
+
+
+@rule("role-taken")
+def role_taken(r, subjects, rl) -> bool:
+    kept = [
+        e
+        for e in r.events
+        if not (e.kind in rl.words["act"] and "role" not in e.fields and "to" not in e.fields)
+    ]
+    done, r.events = len(kept) != len(r.events), kept
+    return done
+
+
+@rule("one-tally")
+def one_tally(r, subjects, rl) -> bool:
+    done = False
+    for event in r.events:
+        if event.kind in rl.words["act"] and event.get("theme") in rl.words["thing"]:
+            event.kind, done = rl.word("kind"), True
+    return done
+
+
+@rule("sent-acts")
+def sent_acts(r, subjects, rl) -> bool:
+    done = False
+    for index, event in enumerate(r.events):
+        if event.kind in rl.words["act"] and event.get("to"):
+            for later in r.events[index + 1 :]:
+                later.set("agent", event.fields["to"])
+                later.fields["_sent"] = ("1",)
+                done = True
+    return done
+
+
+@rule("said-to")
+def said_to(r, subjects, rl) -> bool:
+    done = False
+    for event in r.events:
+        if event.kind not in rl.words["act"] or "to" in event.fields:
+            continue
+        for _, earlier in reversed(r.ctx.history[-3:]):
+            if (
+                r.is_a(earlier.kind, *rl.words["speech"])
+                and earlier.get("to")
+                and not set(earlier.fields["to"]) & set(event.agent)
+            ):
+                event.set("to", earlier.fields["to"], earlier.marks.get("to", ""))
+                done = True
+                break
+    return done
+
+
+@rule("reciprocal-with")
+def reciprocal_with(r, subjects, rl) -> bool:
+    if not (
+        len(subjects) == 2
+        and r.joined_by in rl.words["with"]
+        and any(r.lex.has(e.kind, "reciprocal") for e in r.events)
+    ):
+        return False
+    for event in r.events:
+        event.set("agent", subjects[:1])
+        event.set("with", subjects[1:])
+    return True
+
+
+@rule("condition-topic")
+def condition_topic(r, subjects, rl) -> bool:
+    done = False
+    for event in r.events if r.ctx.cond_topic else ():
+        if r.lex.has(event.kind, "offering") and "to" not in event.fields:
+            event.set("to", r.ctx.cond_topic, "?")
+            done = True
+    return done
+
+
+@rule("person-pronoun")
+def person_pronoun(r, subjects, rl) -> bool:
+    if r.person_pronoun is not None and "to" not in r.person_pronoun.fields:
+        other = r.other_party(r.person_pronoun)
+        if other:
+            r.person_pronoun.set("to", other, "?")
+            return True
+    return False
+
+
+@rule("takes-role")
+def takes_role(r, subjects, rl) -> bool:
+    done = False
+    for event in r.events:
+        if event.kind in rl.words["act"] and "to" in event.fields:
+            event.set("role", event.fields.pop("to"))
+            event.marks.pop("to", None)
+            done = True
+    return done
+
+
+@rule("called-to-role")
+def called_to_role(r, subjects, rl) -> bool:
+    done = False
+    for index, event in enumerate(r.events):
+        if event.kind in rl.words["act"] and index and r.events[index - 1].kind in rl.words["call"]:
+            called = r.events[index - 1].fields.get("to")
+            if called:
+                event.set("agent", called)
+                done = True
+    return done
+
+
+def _mutual(r: ClauseReader, event: Event) -> bool:
+    """A salute of several together (賓、主人、大夫揖; 上耦揖進) has no recipient."""
+    return r.lex.has(event.kind, "mutualAmongMany") and (
+        len(event.agent) > 1
+        or "with" in event.fields
+        or any(r.lex.has(a, "collective") for a in event.agent)
+    )
+
+
+@rule("homage-to-ruler")
+def homage_to_ruler(r, subjects, rl) -> bool:
+    """再拜稽首 by a subject, in a rite with a ruler, is to the ruler (稽首 is yl:toRuler): to
+    the 公, not to the 射人, 小臣 or 大夫 who spoke his command; the 再拜 just before it with it."""
+    ruler = rl.word("ruler")
+    if not any(ruler in e.agent or ruler in e.fields.get("to", ()) for _, e in r.ctx.history):
+        return False
+    done = False
+    for index, event in enumerate(r.events):
+        if not r.lex.has(event.kind, "toRuler") or ruler in event.agent or not event.agent:
+            continue
+        before = r.events[index - 1] if index else (r.ctx.history[-1][1] if r.ctx.history else None)
+        for bow in (event, before):
+            if bow is None or bow.agent != event.agent or not r.is_a(bow.kind, rl.word("bow")):
+                continue
+            if "to" not in bow.fields or bow.marks.get("to") == "?":
+                done = done or bow.get("to") != ruler
+                bow.set("to", ruler, "?")
+    return done
+
+
+@rule("zhu-names-party")
+def zhu_names_party(r, subjects, rl) -> bool:
+    """注 K拜X (再拜，拜賓許也; 再拜稽首，拜君命也; 拜君樂…): the bow K of the clause is made to X,
+    whatever the clause before suggests. Only an implied recipient is replaced, never a named
+    one; 君 in the 注 is the ruler the text calls 公."""
+    done = False
+    for kinds, party in _bows_named(r, rl):
+        party = rl.word("as") if party in rl.words["ruler"] else party
+        for event in r.events:
+            named = "to" in event.fields and event.marks.get("to") != "?"
+            if named or party in event.agent or not r.lex.has(event.kind, "impliedRecipient"):
+                continue
+            if kinds and event.kind not in kinds:
+                continue
+            if not kinds and (
+                not r.is_a(event.kind, rl.word("bow")) or r.lex.has(event.kind, "answer")
+            ):
+                continue
+            event.set("to", party, "?")
+            done = True
+    return done
+
+
+def _bows_named(r: ClauseReader, rl: Rule):
+    """(bow kinds, role) for every K拜X of the clause's 注: K the bows explained (再拜稽首 → 再拜,
+    稽首), none when the 注 begins 拜X (every bow of the clause that is not an answer)."""
+    roles = "|".join(map(re.escape, sorted(r.lex.forms["role"], key=len, reverse=True)))
+    kinds = "|".join(map(re.escape, rl.words["kinds"]))
+    pattern = re.compile(f"((?:{kinds})*){re.escape(rl.word('bow'))}({roles})")
+    for note in r.ctx.notes:
+        for match in pattern.finditer(re.sub(r"[，。、；：！？「」]", "", note)):
+            head = re.findall(kinds, match.group(1))
+            if head or match.start() == 0:
+                yield tuple(head), r.lex.forms["role"][match.group(2)]
+
+
+@rule("bow-to-offerer")
+def bow_to_offerer(r, subjects, rl) -> bool:
+    """A bow after draining the cup is to the one who offered it (公…立卒爵，坐奠爵，拜: to the
+    主人 who offered, not to the 膳宰 who handed the lung in between)."""
+    done = False
+    for event in r.events:
+        if "to" in event.fields or not event.agent or not r.is_a(event.kind, rl.word("bow")):
+            continue
+        if r.lex.has(event.kind, "answer") or not _drained(r, event.agent, rl):
+            continue
+        offerer = _offerer_of(r, event.agent)
+        if offerer:
+            event.set("to", offerer, "?")
+            done = True
+    return done
+
+
+def _drained(r: ClauseReader, agent: tuple[str, ...], rl: Rule) -> bool:
+    recent = r.ctx.history[-int(rl.word("drained")) :]
+    return any(r.lex.has(e.kind, "completesDrink") and e.agent == agent for _, e in recent)
+
+
+def _offerer_of(r: ClauseReader, agent: tuple[str, ...]) -> tuple[str, ...]:
+    """The agent of the last offering (獻, 酬, 酢) made to ``agent``."""
+    for _, earlier in reversed(r.ctx.history[-40:]):
+        if not r.lex.has(earlier.kind, "offering") or not earlier.agent:
+            continue
+        if set(agent) <= set(earlier.fields.get("to", ())) and not set(agent) & set(earlier.agent):
+            return earlier.agent
+    return ()
+
+
+@rule("implied-recipient")
+def implied_recipient(r, subjects, rl) -> bool:
+    done = False
+    for event in r.events:
+        if not r.lex.has(event.kind, "impliedRecipient") or "to" in event.fields:
+            continue
+        if not event.agent or _mutual(r, event):
+            continue
+        other = r.other_party(event)
+        if other:
+            event.set("to", other, "?")
+            done = True
+    return done

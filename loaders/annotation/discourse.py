@@ -1,0 +1,337 @@
+"""The discourse pass: what a clause inherits from the clauses before it.
+
+The subject carried over (docs/annotation.md, rule 3), the other party of an exchange (rule 4),
+a pending condition (rule 8), the one just commanded, the one a cup was just sent to, 皆 and
+groups. :class:`Context` is the state that runs through a rite; the ``carry`` rules of
+``corpus/annotation-rules.tsv`` give an event without a subject its agent (the first that
+decides wins); :func:`distinct_parties` keeps an agent from being his own recipient, and
+:func:`remember` updates the context after each clause.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from yili_kg.loaders.annotation.annotations import Event
+from yili_kg.loaders.annotation.rules import Rule, rule, rules
+from yili_kg.loaders.terms.lexicon import Lexicon
+
+if TYPE_CHECKING:
+    from yili_kg.loaders.annotation.annotate import ClauseReader
+
+
+@dataclass
+class Context:
+    """What a clause inherits from the clauses before it."""
+
+    agent: tuple[str, ...] = ()
+    paragraph: str = ""
+    history: list[tuple[str, Event]] = field(default_factory=list)  # (clause id, event)
+    condition: str | None = None
+    command_to: tuple[str, ...] = ()  # the one commanded by the last 命/使
+    sentence: str = ""
+    new_sentence: bool = False
+    answered: tuple[str, ...] = ()  # the one answered by the last 答拜/對 (the turn goes back)
+    paragraph_has_agent: bool = False
+    partners: tuple[str, ...] = ()  # those the last agent acted with (以賓)
+    pending: tuple | None = None  # subject and place of a verbless clause, for the next one
+    clauses: int = 0  # clauses read so far
+    pending_at: int = 0  # the clause that left ``pending``
+    topic_role: tuple[str, ...] = ()  # X則…: the person the clause is about
+    sentence_text: str = ""
+    positive_agent: tuple[str, ...] = ()  # the last agent of an act not denied
+    offerers: list[tuple[str, ...]] = field(default_factory=list)  # agents of 獻, in order
+    sent_to: tuple[str, ...] = ()  # the one a cup was just sent to (拜送爵): he drinks next
+    cond_topic: tuple[str, ...] = ()  # 其笙，則獻諸西階上: the one the condition is about
+    offered: set[str] = field(default_factory=set)  # those offered to (獻X)
+    trace: list[str] = field(default_factory=list)  # ids of the rules applied (for the tests)
+    notes: tuple[str, ...] = ()  # the 注 on the clause being read
+
+
+def carry(reader: ClauseReader, event: Event, text: str) -> None:
+    """The agent of an event whose clause names no subject: the first ``carry`` rule that
+    decides."""
+    for r in rules("carry"):
+        if r.apply(reader, event, text, r):
+            reader.ctx.trace.append(r.id)
+            return
+
+
+def _unstated(event: Event) -> bool:
+    event.fields["noagent"] = ("unstated",)
+    return True
+
+
+@rule("commanded-does")
+def commanded_does(reader, event, text, rl: Rule) -> bool:
+    if reader.ctx.command_to and text.startswith(rl.words["starts"]):
+        event.set("agent", reader.ctx.command_to, "^")
+        return True
+    return False
+
+
+@rule("setting-out-unstated")
+def setting_out_unstated(reader, event, text, rl) -> bool:
+    lex = reader.lex
+    if lex.has(event.kind, "noAgent"):
+        return _unstated(event)
+    if lex.has(event.kind, "settingOut") and (
+        not reader.ctx.paragraph_has_agent or event.kind in lex.frames["unstatedAgent"]
+    ):
+        return _unstated(event)
+    return False
+
+
+@rule("ji-names-no-one")
+def ji_names_no_one(reader, event, text, rl) -> bool:
+    ctx = reader.ctx
+    if ctx.sentence.startswith(rl.words["part"]) and ctx.new_sentence:
+        ctx.agent = ()
+        return _unstated(event)
+    return False
+
+
+@rule("turn-goes-back")
+def turn_goes_back(reader, event, text, rl) -> bool:
+    ctx = reader.ctx
+    if ctx.new_sentence and ctx.answered and not reader.is_a(event.kind, *rl.words["speech"]):
+        event.set("agent", ctx.answered, "^")
+        return True
+    return False
+
+
+@rule("receiver-drinks")
+def receiver_drinks(reader, event, text, rl) -> bool:
+    if reader.ctx.sent_to and reader.lex.has(event.kind, "receiverAct"):
+        event.set("agent", reader.ctx.sent_to, "^")
+        return True
+    return False
+
+
+@rule("drinker-finishes")
+def drinker_finishes(reader, event, text, rl) -> bool:
+    """卒爵/卒觶 without a subject: by the one who was just drinking (飲, 祭, 啐 in the last
+    few acts), when someone else spoke or answered in between (主人坐祭，遂飲，賓辭，卒爵)."""
+    if not reader.lex.has(event.kind, "completesDrink"):
+        return False
+    for _, earlier in reversed(reader.ctx.history[-int(rl.word("within")) :]):
+        if (
+            earlier.agent
+            and earlier.get("neg") != "1"
+            and reader.lex.has(earlier.kind, "receiverAct")
+        ):
+            if earlier.agent == reader.ctx.agent:
+                return False  # the one carried over is the drinker: nothing to decide
+            event.set("agent", earlier.agent, "^")
+            return True
+    return False
+
+
+@rule("carried-subject")
+def carried_subject(reader, event, text, rl) -> bool:
+    ctx = reader.ctx
+    if not ctx.agent:
+        return False
+    agents = _not_the_recipient(ctx, event, ctx.agent)
+    plain = re.sub(r"「.*?」", "", text)
+    if rl.word("all") in plain:
+        agents = _all_of(reader, agents)
+    elif (
+        ctx.partners
+        and not ctx.new_sentence
+        and (reader.is_a(event.kind, *rl.words["moving"]) or event.kind in rl.words["salute"])
+    ):
+        event.set("with", ctx.partners)
+    if (
+        reader.is_a(event.kind, *rl.words["shoot"])
+        and reader.officiants(agents)
+        and not _demonstrating(reader, event, rl)
+    ):
+        earlier = [
+            e.agent for _, e in reversed(ctx.history[-30:]) if e.agent and reader.archers(e.agent)
+        ]
+        agents = earlier[0] if earlier else agents
+    event.set("agent", agents, "^")
+    return True
+
+
+def _demonstrating(reader: ClauseReader, event: Event, rl) -> bool:
+    """誘射，射三侯，卒射: the officiant shoots himself, from his 誘射 until his 卒射."""
+    if event.kind in rl.words["demonstration"]:
+        return True
+    for _, earlier in reversed(reader.ctx.history[-30:]):
+        if earlier.kind in rl.words["demonstration"]:
+            return bool(earlier.agent) and reader.officiants(earlier.agent)
+        if reader.is_a(earlier.kind, *rl.words["shoot"]) and earlier.kind in rl.words["finish"]:
+            return False
+    return False
+
+
+def _not_the_recipient(ctx: Context, event: Event, agents: tuple[str, ...]) -> tuple[str, ...]:
+    """授主人爵: the one carried over is not the one handed to."""
+    to = event.fields.get("to", ())
+    if not set(agents) & set(to):
+        return agents
+    others = [e.agent for _, e in reversed(ctx.history) if e.agent and not set(e.agent) & set(to)]
+    return others[0] if others else agents
+
+
+def _all_of(reader: ClauseReader, agents: tuple[str, ...]) -> tuple[str, ...]:
+    """皆 with a carried subject: those acting together (with partners), or the last two."""
+    ctx = reader.ctx
+    if ctx.partners:
+        return tuple(dict.fromkeys((*agents, *ctx.partners)))
+    if len(agents) > 1 or any(reader.lex.has(a, "collective") for a in agents):
+        return agents
+    distinct: list[tuple[str, ...]] = []
+    for _, earlier in reversed(ctx.history[-6:]):
+        if earlier.agent and earlier.agent not in distinct:
+            distinct.append(earlier.agent)
+    group = [a for agent in distinct[:2] for a in agent]
+    return tuple(dict.fromkeys(group)) or agents
+
+
+@rule("no-one-named")
+def no_one_named(reader, event, text, rl) -> bool:
+    return _unstated(event)
+
+
+# -- no one acts on himself -------------------------------------------------------------------
+
+
+def distinct_parties(event: Event, lexicon: Lexicon, ctx: Context, text: str) -> None:
+    """No one acts on himself: an agent is never the recipient of the same act.
+
+    A recipient the text names wins (a role after 獻/酬/酢 is the one offered to): the agent
+    becomes the last one before who is not that recipient; an implied recipient that is the
+    agent is dropped. And one offered to does not offer: the agent of a 獻 carried over from
+    the clauses before, when it has only ever been offered to, is the last one who offered
+    (主人…西南面獻介 after 介之席前; 獻公 after 公與賓有俎).
+    """
+    to = event.fields.get("to", ())
+    if event.agent and to and set(event.agent) & set(to):
+        _self_recipient(event, lexicon, ctx, to)
+    if lexicon.is_a(event.kind, "獻"):
+        _offerers(event, ctx, text)
+
+
+def _drop(event: Event, key: str) -> None:
+    del event.fields[key]
+    event.marks.pop(key, None)
+
+
+def _self_recipient(event: Event, lexicon: Lexicon, ctx: Context, to: tuple[str, ...]) -> None:
+    if event.marks.get("to") == "?":
+        rest = tuple(r for r in to if r not in event.agent)
+        if rest:
+            event.set("to", rest, "?")
+        else:
+            _drop(event, "to")
+        return
+    if not event.marks.get("agent") and not lexicon.has(event.kind, "offering"):
+        # 公答再拜公(卒觶): the subject named is the agent; the role after the act is the
+        # subject of the next one, cut into this clause by the 句讀
+        rest = tuple(r for r in to if r not in event.agent)
+        if rest:
+            event.set("to", rest)
+        else:
+            del event.fields["to"]
+        return
+    rest = tuple(a for a in event.agent if a not in to)
+    if rest:
+        event.set("agent", rest, event.marks.get("agent", ""))
+        return
+    earlier = _offerer(ctx, to) if lexicon.is_a(event.kind, "獻") else None
+    earlier = earlier or next(
+        (e.agent for _, e in reversed(ctx.history) if e.agent and not set(e.agent) & set(to)),
+        (),
+    )
+    if earlier:
+        event.set("agent", earlier, "^")
+    else:
+        _drop(event, "agent")
+        event.fields["noagent"] = ("unstated",)
+
+
+def _offerers(event: Event, ctx: Context, text: str) -> None:
+    """Who offered (獻) to whom: one only offered to does not offer; 既獻 names the offered."""
+    if not event.agent or event.get("neg") == "1":
+        return
+    to = event.fields.get("to", ())
+    if "既獻" in text:  # 士既獻者: those already offered to, by the last who offered
+        if not event.marks.get("agent"):
+            offered, by = event.agent, _offerer(ctx, event.agent)
+            event.set("to", offered)
+            if by:
+                event.set("agent", by, "^")
+            else:
+                del event.fields["agent"]
+                event.fields["noagent"] = ("unstated",)
+        return
+    offered_only = [a for a in event.agent if a in ctx.offered and not _offered_by(ctx, a)]
+    if offered_only:
+        rest = tuple(a for a in event.agent if a not in offered_only)
+        earlier = rest or _offerer(ctx, to)
+        if earlier:
+            event.set("agent", earlier, "^")
+    ctx.offerers.append(event.agent)
+    ctx.offered.update(event.fields.get("to", ()))
+
+
+def _offered_by(ctx: Context, role: str) -> bool:
+    return any(role in agents for agents in ctx.offerers)
+
+
+def _offerer(ctx: Context, to: tuple[str, ...]) -> tuple[str, ...]:
+    """The last one who offered (獻) to someone other than ``to``'s roles."""
+    for agents in reversed(ctx.offerers):
+        if not set(agents) & set(to):
+            return agents
+    return ()
+
+
+# -- after a clause ---------------------------------------------------------------------------
+
+
+def remember(pid: str, events: list[Event], lexicon: Lexicon, ctx: Context) -> None:
+    """Update the context with a clause's events: history, the subject carried, the one
+    answered, the one a cup was sent to, the one commanded."""
+    for event in events:
+        if not event.modifier:
+            _remember_event(pid, event, lexicon, ctx)
+    actions = [e for e in events if not e.modifier]
+    if actions:
+        last = actions[-1]
+        ctx.answered = last.fields.get("to", ()) if lexicon.has(last.kind, "answer") else ()
+        ctx.sent_to = last.fields.get("to", ()) if lexicon.has(last.kind, "sendsCup") else ()
+    commands = [e for e in events if e.kind in lexicon.frames["command"] and "to" in e.fields]
+    if commands:
+        ctx.command_to = commands[-1].fields["to"]
+    elif events:
+        ctx.command_to = ()
+
+
+def _remember_event(pid: str, event: Event, lexicon: Lexicon, ctx: Context) -> None:
+    ctx.history.append((pid, event))
+    if (
+        event.kind == "為"
+        and event.get("role")
+        and any("司事者" in lexicon.role_classes.get(r, ()) for r in event.fields["role"])
+    ):
+        ctx.agent = ctx.positive_agent = event.fields["role"]  # 司馬反為司正，退: the 司正
+        return
+    if "_sent" in event.fields:
+        del event.fields["_sent"]
+        return
+    if (
+        event.agent
+        and event.marks.get("agent") != "?"
+        and not lexicon.has(event.kind, "notCarried")
+    ):
+        ctx.agent = event.agent
+        if not (event.get("neg") and lexicon.is_a(event.kind, "辭")):
+            ctx.positive_agent = event.agent
+        ctx.partners = event.fields.get("with", ())
+        ctx.paragraph_has_agent = True

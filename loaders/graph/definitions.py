@@ -1,0 +1,112 @@
+"""Glosses (訓詁) that 鄭玄's 注 gives of the terms of the ontology, with the note as source.
+
+The 注 glosses in a few fixed shapes, read here from its unpunctuated text cut at 也:
+
+* ``X Y也`` / ``X猶Y也`` / ``X謂Y也`` — 主人州長也, 戒猶警也, 此縣謂磬也;
+* ``Y謂之X`` / ``Y曰X`` — 容謂之乏 (乏 is glossed 容), 引手曰厭.
+
+X must be the label (or another form) of a role, object, place or kind of action. A candidate
+is kept only if the gloss is short for its kind of term, is not itself a role (從主人也 says
+whom one follows, not what 從 means), does not open with a preposition (進於賓也 says where,
+not what), and does not open with a person or an act where a thing is glossed (賓升降由下也
+is a statement about the guest, not a gloss).
+
+>>> [(g.label, g.gloss) for g in glosses_of("主人州長也鄉大夫若在焉則稱鄉大夫也戒猶警也")]
+[('主人', '州長'), ('戒', '警')]
+>>> [(g.label, g.gloss) for g in glosses_of("容謂之乏所以爲獲者御矢也")]
+[('乏', '容')]
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from yili_kg.loaders.terms.lexicon import Lexicon, default_lexicon
+
+CATEGORIES = ("role", "object", "place", "action")
+PREPOSITIONS = tuple("於于以由自從在之其")
+#: openers of a statement, not of a gloss (不降尊, 皆與士爲耦, 明與賓夾尊, 凡進物 …)
+STATEMENT = tuple("不無未一二三皆亦明凡則雖復若中北南東西曏轉隂")
+WORKS = ("鄉飲酒", "大射", "爾雅", "記")
+MAX_GLOSS = 8
+
+
+@dataclass(frozen=True)
+class Gloss:
+    category: str
+    label: str  # canonical label of the term
+    form: str  # the form the note uses
+    gloss: str
+
+
+def _forms(lexicon: Lexicon) -> list[tuple[str, str, str]]:
+    out = []
+    for category in CATEGORIES:
+        for form, label in lexicon.forms[category].items():
+            out.append((form, category, label))
+    return sorted(out, key=lambda item: -len(item[0]))
+
+
+def glosses_of(text: str, lexicon: Lexicon | None = None) -> list[Gloss]:
+    """The glosses of one 注 (see the module docstring)."""
+    lexicon = lexicon or default_lexicon()
+    forms = _forms(lexicon)
+    out: list[Gloss] = []
+    for piece in (p for p in text.split("也") if p):
+        piece = piece.removeprefix("此")
+        named = re.match(r"^(.{1,4}?)(?:謂之|曰)(.+)$", piece)
+        if named:
+            hit = _term(named.group(2), forms, whole=True)
+            if hit and _plausible(named.group(1), lexicon):
+                out.append(Gloss(hit[1], hit[2], hit[0], named.group(1)))
+                continue
+        hit = _term(piece, forms)
+        if not hit:
+            continue
+        gloss = piece[len(hit[0]) :]
+        gloss = re.sub(r"^(猶|謂|者)", "", gloss)
+        if (
+            gloss not in (hit[0], hit[2])
+            and _plausible(gloss, lexicon)
+            and _fits(hit[1], gloss, forms)
+        ):
+            out.append(Gloss(hit[1], hit[2], hit[0], gloss))
+    return out
+
+
+#: the longest gloss of each kind of term (鄭注 glosses acts in a word or two; people and
+#: things in a short phrase: 主人之吏, 鄉大夫致仕者)
+MAX_BY_CATEGORY = {"action": 3, "role": 7, "object": 5, "place": 5}
+
+
+def _fits(category: str, gloss: str, forms) -> bool:
+    """A gloss, not a statement: short for its kind, not opening with an act or a person."""
+    if len(gloss) > MAX_BY_CATEGORY[category]:
+        return False
+    opener = _term(gloss + "。", forms)
+    if opener is None:
+        return True
+    if opener[1] == "role":
+        return category == "role" and "之" in gloss  # 一人，主人之吏
+    if opener[1] == "action":
+        return category == "action"  # 出迎，出門也 (an act glossed by an act)
+    return True
+
+
+def _term(text: str, forms, whole: bool = False):
+    """The longest term form that opens ``text`` (followed by a gloss unless ``whole``)."""
+    for form, category, label in forms:
+        if text.startswith(form) and (whole or len(text) > len(form)):
+            return form, category, label
+    return None
+
+
+def _plausible(gloss: str, lexicon: Lexicon) -> bool:
+    return (
+        0 < len(gloss) <= MAX_GLOSS
+        and not gloss.startswith(PREPOSITIONS + STATEMENT)
+        and not any(work in gloss for work in WORKS)
+        and gloss not in lexicon.forms["role"]
+        and not gloss.startswith(("今文", "古文"))
+    )

@@ -1,0 +1,92 @@
+"""Tokens (詞): a clause cut by longest match against the lexicon's forms (the ontology's labels).
+
+The first step of the annotator (:mod:`yili_kg.loaders.annotation.annotate`), and the features
+of the learnt break model (:mod:`yili_kg.loaders.text.punctuate`): a vocabulary tool, not a
+rule of reading.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from yili_kg.loaders.terms.lexicon import Lexicon
+from yili_kg.loaders.variants import read_as_base
+
+
+@dataclass
+class Token:
+    text: str
+    kinds: dict[str, str]  # category → canonical label
+
+    def of(self, category: str) -> str | None:
+        return self.kinds.get(category)
+
+
+def _mutual(form: str, lexicon: Lexicon) -> bool:
+    """Whether ``form`` names an act done to each other (yl:reciprocal, yl:mutualAmongMany)."""
+    action = lexicon.forms["action"].get(form)
+    return action is not None and (
+        lexicon.has(action, "reciprocal") or lexicon.has(action, "mutualAmongMany")
+    )
+
+
+def tokenize(text: str, lexicon: Lexicon) -> list[Token]:
+    """Longest-match tokens; quotations 「…」 become one token of category ``say``.
+
+    The witness's forms are read as the lexicon writes them (賔 as 賓, 於 as 于, 宫 as 宮:
+    :func:`variants.read_as_base`); a token's text is the form read, a quotation keeps its
+    characters.
+    """
+    quoted = text
+    text = read_as_base(text)
+    forms: dict[str, dict[str, str]] = {}
+    for category in ("role", "object", "place", "action", "direction"):
+        for form, label in lexicon.forms[category].items():
+            forms.setdefault(form, {})[category] = label
+    longest = max(len(f) for f in forms)
+    tokens: list[Token] = []
+    i = 0
+    while i < len(text):
+        char = text[i]
+        if char == "「":
+            end = text.find("」", i)
+            end = len(text) if end < 0 else end
+            tokens.append(Token(quoted[i + 1 : end], {"say": quoted[i + 1 : end]}))
+            i = end + 1
+            continue
+        if char in "《":
+            end = text.find("》", i)
+            end = len(text) if end < 0 else end
+            tokens.append(Token(text[i : end + 1], {"title": text[i + 1 : end]}))
+            i = end + 1
+            continue
+        if char in "，。；：、！？·」":
+            if char == "、":
+                tokens.append(Token(char, {"and": char}))
+            i += 1
+            continue
+        for size in range(min(longest, len(text) - i), 0, -1):
+            piece = text[i : i + size]
+            if piece in forms:
+                if not tokens and "role" not in forms[piece] and not _mutual(piece, lexicon):
+                    # 賓席末答拜: the subject 賓, not the place 賓席 (but 相揖 and 相左 are
+                    # acts done to each other, not acts of the usher 相)
+                    role = next(
+                        (
+                            text[i : i + k]
+                            for k in range(size - 1, 0, -1)
+                            if "role" in forms.get(text[i : i + k], {})
+                            and text[i + k : i + k + 1] != "之"
+                        ),
+                        None,
+                    )
+                    if role:
+                        piece = role
+                        size = len(role)
+                tokens.append(Token(piece, dict(forms[piece])))
+                i += size
+                break
+        else:
+            tokens.append(Token(char, {}))
+            i += 1
+    return tokens

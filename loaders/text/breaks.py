@@ -1,0 +1,370 @@
+"""Clause breaks (句讀) projected from a punctuated edition onto the Kanripo characters.
+
+The punctuated 儀禮 of ``corpus/punctuated/`` (simplified characters; see its SOURCES.md) is
+used for **where its punctuation falls**, never for its characters: both texts are folded to
+one form (:func:`variants.fold`: the project's table, then OpenCC), aligned (rapidfuzz's
+Levenshtein opcodes), and each mark lands after the Kanripo character its own character is
+aligned with: 。； (and ！？) as sentence breaks, ，： as clause breaks, 「」 as quotations,
+which stay whole inside the clause that introduces them (曰：「某御于子。」 is one clause, as
+鄉射禮's base text keeps 賓對曰：「某不能，為二三子。」), their own marks being the speaker's.
+、 (頓號) is not a break: it joins the members of a list, which are read inside one clause as
+鄉射禮's base text keeps them (乃席賓、主人、介: one act, three recipients; 賓、主人、大夫揖: three
+agents of one salute), so its place is dropped with the other characters' punctuation.
+Where the two texts disagree the Kanripo characters stay; every stretch that does not align
+is reported (:attr:`Projection.stretches`, shown by ``yili-kg collate``).
+
+>>> marked("主人戒賓，賓出迎。曰：「請。」")[0]
+'主人戒賓賓出迎曰請'
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import cache
+
+from rapidfuzz.distance import Levenshtein
+
+from yili_kg.loaders.corpus import witness_path
+from yili_kg.loaders.errors import SourceError
+from yili_kg.loaders.variants import PUNCTUATION, fold
+
+WITNESS = "yili-punctuated"
+SENTENCE = "。；！？"
+CLAUSE = "，："
+#: quotation marks: the base text's 「」『』, the punctuated edition's “”‘’
+OPEN_QUOTE, CLOSE_QUOTE = "「『“‘", "」』”’"
+#: the strength of a break: a sentence break outranks a clause break at the same gap
+RANK = {"clause": 1, "sentence": 2}
+
+
+def marked(text: str) -> tuple[str, dict[int, str], set[int], set[int]]:
+    """The characters of a punctuated text and its marks, by the character they follow.
+
+    Returns (characters, breaks, quote opens, quote closes): ``breaks[i]`` is ``sentence`` or
+    ``clause`` after character ``i``; a quotation opens before character ``i`` in ``opens``
+    and closes after character ``i`` in ``closes``.
+    """
+    chars: list[str] = []
+    breaks: dict[int, str] = {}
+    opens: set[int] = set()
+    closes: set[int] = set()
+    depth = 0  # inside a quotation: its marks are the speaker's, not the clause's
+    inner: dict[int, str] = {}  # the marks inside it, by the character they follow
+    opened: tuple[int, str | None] | None = None  # where it opened, the mark dropped before it
+
+    def unquote() -> None:
+        """The quotation is none: its marks, and the one dropped before it, are the text's."""
+        nonlocal depth, inner, opened
+        assert opened is not None
+        at, before = opened
+        opens.discard(at)
+        if before is not None:
+            breaks[at - 1] = before
+        breaks.update(inner)
+        depth, inner, opened = 0, {}, None
+
+    for at_char, ch in enumerate(text):
+        if ch == "\n" and depth and not _closes_first(text, at_char + 1):
+            # The edition goes on with some quotations in the next paragraph (鄉射禮's
+            # 賓對曰：“某不能。⏎為二三子。”) and leaves others unclosed (士昏禮's
+            # 曰：“某以非他故，不足以辱命，⏎對曰：“…): one that the next paragraph does not
+            # close first is no quotation.
+            unquote()
+            continue
+        if ch not in PUNCTUATION:
+            chars.append(ch)
+            continue
+        last = len(chars) - 1
+        if ch in OPEN_QUOTE:
+            if depth == 0:
+                opens.add(len(chars))
+                before = breaks.get(last)
+                if before == "clause":
+                    del breaks[last]  # 曰：「…」 — the speech stays with the clause saying it
+                opened = (len(chars), before if before == "clause" else None)
+            depth += 1
+        elif ch in CLOSE_QUOTE:
+            if depth == 0:
+                continue  # the close of a quotation opened in an earlier paragraph
+            depth -= 1
+            if depth == 0 and last >= 0:
+                closes.add(last)
+                if last in inner:  # 「請。」: the speech's last mark ends the clause after it
+                    breaks[last] = inner[last]
+                inner.clear()
+                opened = None
+        elif depth:
+            if last >= 0 and (ch in SENTENCE or (ch in CLAUSE and inner.get(last) != "sentence")):
+                inner[last] = "sentence" if ch in SENTENCE else "clause"
+        elif ch in SENTENCE and last >= 0:
+            breaks[last] = "sentence"
+        elif ch in CLAUSE and last >= 0 and breaks.get(last) != "sentence":
+            breaks[last] = "clause"
+    if depth:  # unclosed at the end of the text
+        unquote()
+    return "".join(chars), breaks, opens, closes
+
+
+def _closes_first(text: str, start: int) -> bool:
+    """Whether the paragraph from ``start`` closes a quotation before it opens one."""
+    end = text.find("\n", start)
+    for ch in text[start : end if end >= 0 else len(text)]:
+        if ch in CLOSE_QUOTE:
+            return True
+        if ch in OPEN_QUOTE:
+            return False
+    return False
+
+
+@cache
+def punctuated_chapters() -> dict[str, str]:
+    """The punctuated text of each chapter (經 and 記), keyed by its simplified title."""
+    path = witness_path(WITNESS)
+    lines = [line.strip().strip("\u3000") for line in path.read_text("utf-8").splitlines()]
+    heading = re.compile(r"^(\S+?)第[一二三四五六七八九十]+$")
+    chapters: dict[str, list[str]] = {}
+    current: list[str] | None = None
+    for line in lines:
+        match = heading.match(line)
+        if match:
+            current = chapters.setdefault(match.group(1), [])
+            current.clear()  # the table of contents names every chapter first
+            continue
+        if current is not None and line:
+            current.append(line)
+    if len(chapters) < 17:
+        raise SourceError(path, f"found {len(chapters)} chapter headings, expected 17")
+    # A paragraph's end bounds a quotation (see :func:`marked`); the newline is no character.
+    return {title: "\n".join(body) for title, body in chapters.items()}
+
+
+@dataclass(frozen=True)
+class Stretch:
+    """A stretch where the Kanripo 經 and the punctuated text do not align."""
+
+    start: int  # offsets into the Kanripo text
+    end: int
+    kanripo: str
+    punctuated: str
+
+
+@dataclass(frozen=True)
+class Projection:
+    """The punctuated edition's marks on one rite's Kanripo characters."""
+
+    rite: str
+    text: str  # the Kanripo characters (經 segments joined)
+    breaks: dict[int, str]  # offset of the character a break follows → sentence | clause
+    opens: frozenset[int]
+    closes: frozenset[int]
+    aligned: int  # Kanripo characters aligned with an equal character
+    marks: int  # marks of the punctuated text (breaks)
+    placed: int  # of those, placed after an aligned character
+    stretches: tuple[Stretch, ...]
+    same: int = 0  # of the aligned characters, those identical after folding
+    outside: int = 0  # characters of layers the punctuated text lacks (喪服's 傳)
+
+    @property
+    def aligned_share(self) -> float:
+        """Aligned characters of the text the punctuated edition has (傳 left out)."""
+        size = len(self.text) - self.outside
+        return self.aligned / size if size else 1.0
+
+    @property
+    def placed_share(self) -> float:
+        return self.placed / self.marks if self.marks else 1.0
+
+
+def project(rite: str, text: str, punctuated: str) -> Projection:
+    """Project ``punctuated``'s marks onto ``text`` (the Kanripo characters of ``rite``)."""
+    chars, breaks, opens, closes = marked(punctuated)
+    target = fold(text)
+    source = fold(chars)
+    to_kanripo: dict[int, int] = {}  # punctuated character → Kanripo character
+    aligned = same = 0
+    stretches: list[Stretch] = []
+    for op in Levenshtein.opcodes(source, target):
+        if op.tag == "equal":
+            same += op.dest_end - op.dest_start
+        if op.tag == "equal" or (
+            op.tag == "replace" and op.src_end - op.src_start == op.dest_end - op.dest_start
+        ):
+            aligned += op.dest_end - op.dest_start  # a variant character is aligned too
+        if op.tag != "equal":
+            stretches.append(
+                Stretch(
+                    op.dest_start,
+                    op.dest_end,
+                    text[op.dest_start : op.dest_end],
+                    chars[op.src_start : op.src_end],
+                )
+            )
+        one_to_one = op.src_end - op.src_start == op.dest_end - op.dest_start
+        if op.tag in ("equal", "replace") and one_to_one:
+            for k in range(op.src_end - op.src_start):
+                to_kanripo[op.src_start + k] = op.dest_start + k
+    placed: dict[int, str] = {}
+    count = 0
+    for at, kind in breaks.items():
+        if at not in to_kanripo:
+            continue  # the character the mark follows is not in the Kanripo text
+        count += 1
+        k = to_kanripo[at]
+        if RANK[kind] > RANK.get(placed.get(k, ""), 0):
+            placed[k] = kind
+    return Projection(
+        rite,
+        text,
+        placed,
+        frozenset(to_kanripo[i] for i in opens if i in to_kanripo),
+        frozenset(to_kanripo[i] for i in closes if i in to_kanripo),
+        aligned,
+        len(breaks),
+        count,
+        tuple(stretches),
+        same,
+    )
+
+
+@cache
+def rite_projection(rite: str) -> Projection:
+    """The punctuated edition's breaks on a rite's Kanripo 經 (its segments joined).
+
+    Segments of a layer the punctuated text does not have (喪服's 傳, 傳曰…) are left out of
+    the alignment: they get no projected breaks (the learnt 句讀 model cuts them).
+    """
+    from yili_kg.loaders.text.ritetable import rite_info
+    from yili_kg.loaders.witnesses.kanripo import jing_segments, rite_rows
+
+    info = rite_info(rite)
+    chapters = punctuated_chapters()
+    if info.hans not in chapters:
+        raise SourceError(witness_path(WITNESS), f"no chapter {info.hans} in the punctuated text")
+    segments = jing_segments(rite_rows(rite))
+    text = "".join(row.text for row in segments)
+    punctuated = chapters[info.hans]
+    zhuan = zhuan_spans(rite, segments, punctuated)
+    kept = [k for k in range(len(text)) if not any(a <= k < b for a, b in zhuan)]
+    sub = project(rite, "".join(text[k] for k in kept), punctuated)
+    return Projection(
+        rite,
+        text,
+        {kept[k]: kind for k, kind in sub.breaks.items()},
+        frozenset(kept[k] for k in sub.opens),
+        frozenset(kept[k] for k in sub.closes),
+        sub.aligned,
+        sub.marks,
+        sub.placed,
+        tuple(
+            Stretch(
+                _at(kept, st.start, len(text)), _end(kept, st, len(text)), st.kanripo, st.punctuated
+            )
+            for st in sub.stretches
+        ),
+        sub.same,
+        len(text) - len(kept),
+    )
+
+
+def _at(kept: list[int], k: int, size: int) -> int:
+    return kept[k] if k < len(kept) else size
+
+
+def _end(kept: list[int], stretch: Stretch, size: int) -> int:
+    if stretch.end > stretch.start:
+        return kept[stretch.end - 1] + 1
+    return _at(kept, stretch.start, size)
+
+
+def zhuan_spans(rite, segments, punctuated: str) -> list[tuple[int, int]]:
+    """The spans of 喪服's 傳 (offsets into the joined 經 segments): from each 傳曰 to the end
+    of its segment, and the segments after such a one that the punctuated 經 (which has no
+    傳) does not hold — the 傳 goes on after a 注 (傳曰斬者何… | 注 | 絞帶者繩帶也…)."""
+    spans: list[tuple[int, int]] = []
+    offset = 0
+    starts = []
+    for row in segments:
+        at = row.text.find("傳曰")
+        starts.append((offset, offset + len(row.text), at))
+        offset += len(row.text)
+    if not any(at >= 0 for _, _, at in starts):
+        return spans
+    folded = fold(marked(punctuated)[0])
+    in_zhuan = False
+    for (start, end, at), row in zip(starts, segments, strict=True):
+        if at >= 0:
+            spans.append((start + at, end))
+            in_zhuan = True
+            continue
+        if in_zhuan and not _held(fold(row.text), folded):
+            spans.append((start, end))
+            continue
+        in_zhuan = False
+    return spans
+
+
+def _held(segment: str, folded: str) -> bool:
+    """Is most of ``segment`` in ``folded`` (by its runs of four characters)?"""
+    if len(segment) < 4:
+        return segment in folded
+    grams = [segment[i : i + 4] for i in range(0, len(segment) - 3, 2)]
+    return sum(g in folded for g in grams) * 2 >= len(grams)
+
+
+def cut(reading: str, start: int, projection: Projection) -> list[list[str]]:
+    """Cut one segment (``reading``, at ``start`` in the projection's text) into sentences of
+    clauses at the projected breaks; the segment's end always ends a sentence."""
+    sentences: list[list[str]] = [[]]
+    begin = 0
+    for i in range(len(reading)):
+        kind = projection.breaks.get(start + i)
+        if kind is None and i < len(reading) - 1:
+            continue
+        sentences[-1].append(reading[begin : i + 1])
+        begin = i + 1
+        if kind == "sentence" and i < len(reading) - 1:
+            sentences.append([])
+    return [s for s in sentences if s]
+
+
+@dataclass(frozen=True)
+class Score:
+    """Projected breaks against a text's own punctuation, on the same Kanripo characters."""
+
+    level: str  # sentence | clause (a clause break: any break, a sentence's end included)
+    projected: int
+    truth: int
+    agreed: int
+
+    @property
+    def precision(self) -> float:
+        return self.agreed / self.projected if self.projected else 1.0
+
+    @property
+    def recall(self) -> float:
+        return self.agreed / self.truth if self.truth else 1.0
+
+
+def score(projected: Projection, truth: Projection) -> tuple[Score, Score]:
+    """(sentence, clause) scores of ``projected`` against ``truth`` (both on one text),
+    counted where both texts have the character the break follows."""
+    scores = []
+    for level in ("sentence", "clause"):
+        a = {k for k, kind in projected.breaks.items() if level == "clause" or kind == level}
+        b = {k for k, kind in truth.breaks.items() if level == "clause" or kind == level}
+        scores.append(Score(level, len(a), len(b), len(a & b)))
+    return scores[0], scores[1]
+
+
+@cache
+def xiangshe_scores() -> tuple[Score, Score]:
+    """The punctuated edition's breaks on 鄉射禮 against its base text's (seed 000) own."""
+    from yili_kg.loaders.witnesses.texts import JING_HEADING, SUMMARY_HEADING
+
+    raw = witness_path("xiangshe-base").read_text("utf-8")
+    begin = raw.index(JING_HEADING) + len(JING_HEADING)
+    base = raw[begin : raw.index(SUMMARY_HEADING, begin)]
+    projected = rite_projection("xiangshe")
+    truth = project("xiangshe", projected.text, base)
+    return score(projected, truth)

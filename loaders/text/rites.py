@@ -1,0 +1,352 @@
+"""The other rites of the graph (every chapter but 鄉射禮), read from their Kanripo witnesses.
+
+鄉射禮 has a punctuated base text and 江永's sections; the other sixteen rites have only the
+Kanseki Repository's 儀禮注疏 (四庫 文淵閣本): the 經 one segment a row, each followed by its
+注, 音義 and 疏, and ○ where the edition divides the text (賈公彥's sections). Their text layer:
+
+* passages: each 經 segment is a paragraph ``jing/<segment>`` (``ji/<segment>`` from the 記
+  on), cut into sentences and clauses at the punctuated edition's breaks (:mod:`breaks`;
+  ``jing/12.2.3``: segment 12, its sentence 2, clause 3; a published id is kept where it names
+  the same characters, :mod:`published`); the clause's ``text`` is the reading
+  (:func:`variants.read_as_base`), its ``witness_text`` the edition's characters;
+* phases: the edition's ○ sections, in order, each named by the words of its 疏 (釋曰自此至X
+  論Y: Y) or, without one, by its first clause;
+* notes: every 注, 音義, 疏 and 考證, attached to the clauses of its segment (a 考證 to the
+  clauses whose words it quotes).
+
+Offsets are into the 經 segments joined by line ends (the witness ``<slug>-kanripo-jing``,
+gaiji read as one character each).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+from functools import cache
+
+from yili_kg.loaders.text.breaks import cut as breaks_cut
+from yili_kg.loaders.text.breaks import rite_projection, zhuan_spans
+from yili_kg.loaders.text.published import published_passages, stable_ids
+from yili_kg.loaders.text.punctuate import default_model
+from yili_kg.loaders.text.ritetable import RiteInfo, read_rites  # noqa: F401 (RiteInfo re-exported)
+from yili_kg.loaders.text.textlayer import Note, TextLayer, _find, _shu_span
+from yili_kg.loaders.variants import fold, read_as_base
+from yili_kg.loaders.witnesses.kanripo import jing_segments, rite_rows
+from yili_kg.loaders.witnesses.texts import Passage
+
+#: The rites read from their Kanripo witnesses alone (鄉射禮 is read by :mod:`textlayer`):
+#: every row of ``corpus/rites.tsv`` but 鄉射禮, in chapter order.
+OTHER_RITES = {slug: info for slug, info in read_rites().items() if slug != "xiangshe"}
+
+
+def selected_rites() -> list[str]:
+    """The other rites a build includes: ``$YILI_RITES`` (slugs, comma-separated), else all.
+
+    ``YILI_RITES=xiangshe`` builds 鄉射禮 alone (the benchmark measures it apart); 鄉射禮
+    itself is always built, so naming it is optional. Any slug of ``corpus/rites.tsv``.
+    """
+    import os
+
+    value = os.environ.get("YILI_RITES")
+    if value is None or value.strip().lower() == "all":
+        return list(OTHER_RITES)
+    names = [name.strip() for name in value.split(",") if name.strip()]
+    unknown = sorted(set(names) - set(OTHER_RITES) - {"xiangshe"})
+    if unknown:
+        from yili_kg.loaders.errors import YiliError
+
+        raise YiliError(
+            f"YILI_RITES names {', '.join(unknown)}: the rites are "
+            + ", ".join(read_rites())
+            + " (or all)"
+        )
+    return [slug for slug in OTHER_RITES if slug in names]
+
+
+@dataclass(frozen=True)
+class Section:
+    """A ○ section of the edition: a phase of the rite."""
+
+    index: int
+    name: str
+    en: str
+    segments: tuple[int, ...]
+
+
+_TOPIC = re.compile(
+    r"^(?:注)?釋曰自此(?:以下|已下|以上|已上|以後|已後)?(?:至|盡)(.+?)"
+    r"(論|明|言|說|揔|總)(.+?)(?:之事|之儀|之節|之法|也|$)"
+)
+
+
+def _section_name(rows, segments: tuple[int, ...], first_clause: str) -> str:
+    """The 疏's own words for the section (自此至X論Y: Y), else the first clause."""
+    for row in rows:
+        if row.kind == "疏" and row.segment in segments:
+            match = _TOPIC.match(row.text)
+            if match and len(match.group(3)) <= 24:
+                return read_as_base(match.group(3))
+    return first_clause
+
+
+def _zhuan_of(segments, slug) -> list[tuple[int, int]]:
+    """喪服's 傳 spans in the projection's text (none in the other rites)."""
+    from yili_kg.loaders.text.breaks import punctuated_chapters
+    from yili_kg.loaders.text.ritetable import rite_info
+
+    return zhuan_spans(slug, segments, punctuated_chapters()[rite_info(slug).hans])
+
+
+@cache
+def build_rite_layer(slug: str) -> TextLayer:
+    """Read a rite's Kanripo witness and assemble its text layer."""
+    info = OTHER_RITES[slug]
+    rows = rite_rows(slug)
+    segments = jing_segments(rows)
+    model = default_model()
+    raw_parts: list[str] = []
+    offset = 0
+    passages: list[Passage] = []
+    segment_spans: dict[int, tuple[int, int]] = {}
+    clause_segments: dict[str, tuple[int, ...]] = {}
+    clause_pages: dict[str, str] = {}
+    division = "jing"
+    projection = rite_projection(slug)
+    zhuan = _zhuan_of(segments, slug) if projection is not None else []
+    at_projection = 0  # offset of the segment in the projection's text (segments joined)
+    for seg in segments:
+        text = seg.text
+        start = offset
+        raw_parts.append(text)
+        offset += len(text) + 1
+        segment_spans[seg.number] = (start, start + len(text))
+        reading = read_as_base(text)
+        body = 0
+        if reading.startswith("記") and division == "jing":
+            division = "ji"
+            passages.append(_passage("ji/0", "heading", division, text[:1], reading[:1], start))
+            body = 1
+        # the segment's pieces: its 經 (or 記), and in 喪服 its 傳 from 傳曰 on
+        pieces = [(division, body, len(text))]
+        for lo, _hi in zhuan:
+            if at_projection <= lo < at_projection + len(text):
+                cut_at = max(lo - at_projection, body)
+                pieces = [(division, body, cut_at), ("zhuan", cut_at, len(text))]
+                break
+        for piece_division, lo, hi in pieces:
+            if hi <= lo:
+                continue
+            pid = f"{piece_division}/{seg.number}"
+            passages.append(
+                _passage(pid, "paragraph", piece_division, text[lo:hi], reading[lo:hi], start + lo)
+            )
+            position = lo
+            if seg.number == 1:
+                cut = [[reading]]  # the title
+            elif piece_division == "zhuan" and reading[lo:hi].startswith("傳曰"):
+                # the punctuated text has no 傳: 傳曰 is its own clause, the learnt 句讀 the rest
+                rest = model.punctuate(reading[lo + 2 : hi]) if hi > lo + 2 else []
+                cut = [[reading[lo : lo + 2]], *rest]
+            elif projection is None or piece_division == "zhuan":
+                cut = model.punctuate(reading[lo:hi])  # no punctuated text: the learnt 句讀
+            else:
+                cut = breaks_cut(reading[lo:hi], at_projection + lo, projection)
+            for s_number, sentence in enumerate(cut, start=1):
+                sid = f"{pid}.{s_number}"
+                length = sum(len(c) for c in sentence)
+                passages.append(
+                    _passage(
+                        sid,
+                        "sentence",
+                        piece_division,
+                        text[position : position + length],
+                        reading[position : position + length],
+                        start + position,
+                        pid,
+                    )
+                )
+                for c_number, clause in enumerate(sentence, start=1):
+                    cid = f"{sid}.{c_number}"
+                    passages.append(
+                        _passage(
+                            cid,
+                            "clause",
+                            piece_division,
+                            text[position : position + len(clause)],
+                            clause,
+                            start + position,
+                            sid,
+                        )
+                    )
+                    clause_segments[cid] = (seg.number,)
+                    clause_pages[cid] = seg.page
+                    position += len(clause)
+        at_projection += len(text)
+    raw = "\n".join(raw_parts)
+    passages, retired, renamed = _keep_published_ids(slug, passages)
+    clause_segments = {renamed.get(k, k): v for k, v in clause_segments.items()}
+    clause_pages = {renamed.get(k, k): v for k, v in clause_pages.items()}
+
+    breaks = [r.segment for r in rows if r.kind == "○"]
+    sections: list[list[int]] = [[]]
+    for seg in segments:
+        sections[-1].append(seg.number)
+        if seg.number in breaks:
+            sections.append([])
+    sections = [s for s in sections if s]
+    first_clause: dict[int, str] = {}
+    for p in passages:
+        if p.level == "clause":
+            first_clause.setdefault(clause_segments[p.id][0], p.text)
+    phases = tuple(
+        Section(
+            n,
+            _section_name(rows, tuple(numbers), first_clause.get(numbers[0], "")),
+            f"{info.en}, section {n}",
+            tuple(numbers),
+        )
+        for n, numbers in enumerate(sections, start=1)
+    )
+    phase_of_segment = {s: ph.index for ph in phases for s in ph.segments}
+    passage_phases: dict[str, tuple[int, ...]] = {}
+    for p in passages:
+        if p.level == "heading":
+            passage_phases[p.id] = (phase_of_segment[_segment_of(passages, p)],)
+            continue
+        passage_phases[p.id] = (phase_of_segment[int(p.id.split("/")[1].split(".")[0])],)
+    clauses = [p for p in passages if p.level == "clause"]
+    notes = tuple(_notes(rows, clauses, clause_segments, segment_spans, raw))
+    return TextLayer(
+        rite=slug,
+        raw=raw,
+        passages=tuple(passages),
+        phases=phases,
+        passage_phases=passage_phases,
+        clause_segments=clause_segments,
+        clause_pages=clause_pages,
+        segment_spans=segment_spans,
+        notes=notes,
+        by_id={p.id: p for p in passages},
+        base_witness=f"{slug}-kanripo-jing",
+        retired=tuple(retired),
+    )
+
+
+def _keep_published_ids(slug, passages):
+    """The passages with their published ids where they name the published characters
+    (:mod:`published`), the published ids retired, and {edition id: id taken}."""
+    published = published_passages().get(slug)
+    if not published:
+        return passages, [], {}
+    cut = [(p.level, p.id, p.start, p.end) for p in passages if p.level in ("sentence", "clause")]
+    renamed, retired = stable_ids(cut, published)
+    passages = [
+        replace(p, id=renamed.get(p.id, p.id), parent=renamed.get(p.parent, p.parent))
+        if p.id in renamed or p.parent in renamed
+        else p
+        for p in passages
+    ]
+    return passages, retired, renamed
+
+
+def _segment_of(passages: list[Passage], heading: Passage) -> int:
+    after = next(p for p in passages if p.start >= heading.start and p.level == "paragraph")
+    return int(after.id.split("/")[1])
+
+
+def _passage(pid, level, division, witness, reading, start, parent=None) -> Passage:
+    return Passage(
+        id=pid,
+        level=level,
+        division=division,
+        text=reading,
+        witness_text=witness,
+        start=start,
+        end=start + len(reading),
+        parent=parent,
+    )
+
+
+def _window(folded: str, words: str, size: int) -> tuple[int, int] | None:
+    """The first ``size`` consecutive characters of ``words`` found in ``folded``."""
+    for start in range(0, len(words) - size + 1):
+        at = folded.find(words[start : start + size])
+        if at >= 0:
+            return at, at + size
+    return None
+
+
+def _note_segment(rows, words: str) -> int | None:
+    """The segment of the first 注 or 疏 that holds ``words`` (folded), if any."""
+    key = fold(words)[:6]
+    if len(key) < 3:
+        return None
+    for row in rows:
+        if row.kind in ("注", "疏") and key in fold(row.text):
+            return row.segment
+    return None
+
+
+def _notes(rows, clauses, clause_segments, segment_spans, raw):
+    """Every note row, attached to the clauses of its segment (a 考證 to the words it quotes)."""
+    by_segment: dict[int, list[str]] = {}
+    for clause in clauses:
+        by_segment.setdefault(clause_segments[clause.id][0], []).append(clause.id)
+    folded = fold(raw)
+    ordinals: dict[tuple, int] = {}
+    zhu: dict[int, int] = {}  # segment → ordinal of its last 注
+    ji = [c.start for c in clauses if c.division == "ji"]
+    jing_end = min(ji) if ji else len(folded)
+    for row in rows:
+        if row.kind not in ("注", "音義", "疏", "考證"):
+            continue
+        quote = explains = None
+        key = (row.segment, row.kind)
+        ordinals[key] = ordinals.get(key, 0) + 1
+        if row.kind == "考證":
+            words = re.split(r"注|疏", row.text.split("○", 1)[0], maxsplit=1)[0]
+            span = _find(folded, words, 0, len(folded)) if len(words) >= 2 else None
+            source = "words"
+            if span is None:  # the words as the 考證 abbreviates them: any four in a row
+                span = _window(folded, fold(words), 4)
+            if span is None:  # words of a note, not of the 經: the segment of that note
+                segment = _note_segment(rows, words)
+                span = segment_spans.get(segment) if segment else None
+                source = "note-words"
+        elif row.kind == "疏":
+            # the 疏 that names its extent (釋曰自此至X論Y) explains exactly that span
+            seg_span = segment_spans.get(row.segment)
+            if row.segment in zhu and (row.text.startswith("注") or "注釋曰" in row.text):
+                explains = (row.segment, "注", zhu[row.segment])
+            span, source, quote = (
+                _shu_span(row.text, None, folded, seg_span, (0, len(folded)), "", jing_end)
+                if seg_span
+                else (None, "segment", None)
+            )
+        else:
+            span = segment_spans.get(row.segment)
+            source = "segment"
+            if row.kind == "注":
+                zhu[row.segment] = ordinals[key]
+        ids = tuple(c.id for c in clauses if span and c.start < span[1] and c.end > span[0])
+        if not ids and by_segment:
+            # its quoted words found nowhere: the note still stands where the edition prints
+            # it, so it comments on the clauses of that segment (or of the nearest one before
+            # it that has clauses: a 考證 at the juan's end); no note is left unattached
+            before = [n for n in by_segment if row.segment is None or n <= row.segment]
+            near = max(before) if before else min(by_segment)
+            ids, span, source = tuple(by_segment[near]), segment_spans[near], "segment"
+        yield Note(
+            kind=row.kind,
+            segment=row.segment,
+            ordinal=ordinals[key],
+            row=row.row,
+            page=row.page,
+            text=row.text,
+            raw=row.raw,
+            span=span,
+            span_source=source if span else "unresolved",
+            clause_ids=ids,
+            quote=quote,
+            explains=explains,
+        )

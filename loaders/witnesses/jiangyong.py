@@ -1,0 +1,467 @@
+"""江永's reading of 鄉射禮 (禮書綱目 卷九, seed 001): sections, inline 注, placed 記, citations.
+
+The witness runs the 經 with 鄭玄's 注 inline and unmarked; each section (章) closes with a line
+``右<name>``, after which come the 記 entries 江永 files there, his own small notes (見獻賔章,
+一條入三射記篇 …) and quotations of other works closed by a label (地官, 王制, 射義). Page marks
+``[011-3a]`` stand on their own lines; ``/`` joins the small-print double columns.
+
+Base clauses are found in a *stream*: the witness's characters without ``/``, line breaks, spaces
+and page marks, variant-folded, each with its raw offset. 經 clauses come in base order and are
+placed from a moving pointer (exact first; short or variant clauses then fitted between their
+placed neighbours); what lies between two 經 clauses is 注. 記 clauses are looked for only in the
+regions after the ``右`` lines, where 江永 puts them in his own order.
+"""
+
+from __future__ import annotations
+
+import csv
+import re
+from bisect import bisect_left, bisect_right
+from dataclasses import dataclass
+from functools import cache
+from itertools import groupby
+from pathlib import Path
+
+from yili_kg.loaders.corpus import corpus_dir, witness_path
+from yili_kg.loaders.errors import SourceError
+from yili_kg.loaders.variants import PUNCTUATION, fold
+from yili_kg.loaders.witnesses.texts import clauses, read_base
+
+WITNESS = "xiangshe-jiangyong"
+PAGE_MARK = re.compile(r"^\[(\d+-\d+[ab])\][ \t]*$", re.M)
+HEADING = "篇目"  # the chapter-title section (index 0), not a phase
+MOVED = 38  # the phase of 記 entries 江永 moved out of the chapter (or that 001 lacks)
+# the label closing a quotation → the work (同上: the same as the quotation before)
+LABELS = {"地官": "周禮·地官", "王制": "禮記·王制", "射義": "禮記·射義", "同上": ""}
+BOOKS = ("周禮",)  # a book name heading a quotation, not part of it
+# 江永's notes run on in the 注's small print with no space (found by reading the witness)
+NOTE_TAIL = re.compile(
+    r"(?:舉?將舉者於右見[上下]\S*|用獻\S{2,4}通|一條入\S+?篇|子?奉本作\S+今從之)$"
+)
+WINDOW = 400  # longest run of 注 between two 經 clauses of one section, in characters
+Span = tuple[int, int]
+
+
+@dataclass(frozen=True)
+class Phase:
+    """A row of the phases table: 1..37 江永's sections, 38 the 記 he moved out."""
+
+    index: int
+    name: str
+    en: str
+
+
+@dataclass(frozen=True)
+class Section:
+    """One of 江永's sections, a phase of the rite; ``line`` and ``page`` of its ``右`` line."""
+
+    index: int
+    name: str  # normalised, from the phases table
+    witness_name: str
+    line: int
+    page: str
+    note: str = ""  # 江永's note on the 右 line or after 記 (之俎見獻賔章, 將舉者於右見上章 …)
+
+
+@dataclass(frozen=True)
+class InlineNote:
+    """A 注 inline in 001 after a 經 or 記 clause; ``text`` without ``/`` and line breaks."""
+
+    start: int
+    end: int
+    text: str
+    after_clause: str
+
+
+@dataclass(frozen=True)
+class JiEntry:
+    """A 記 entry where 江永 puts it; section 38 and start = end = -1 when 001 lacks it."""
+
+    section: int
+    text: str  # the 記 text without 注, as in 001 (the base reading when 001 lacks it)
+    clause_ids: tuple[str, ...]
+    start: int
+    end: int
+    note: str = ""  # 江永's notes after the entry
+
+
+@dataclass(frozen=True)
+class Citation:
+    """A quotation of another work: ``label`` as written (地官, 同上 …), ``work`` normalised."""
+
+    section: int  # 0: under 篇目
+    work: str
+    label: str
+    text: str
+    start: int
+    end: int
+    page: str
+
+
+@dataclass(frozen=True)
+class JiangyongReading:
+    """Everything :func:`read_jiangyong` finds; offsets are into 001's raw text."""
+
+    sections: tuple[Section, ...]
+    clause_section: dict[str, int]  # every base clause → 1..37, or 38 (moved 記)
+    clause_span: dict[str, Span]  # raw offsets in 001 of each clause found there
+    clause_page: dict[str, str]
+    notes: tuple[InlineNote, ...]
+    ji_entries: tuple[JiEntry, ...]
+    citations: tuple[Citation, ...]
+    unmatched: tuple[str, ...]  # base clauses not in 001
+    approximate: tuple[str, ...] = ()  # base clauses placed by fitting, not found exactly
+
+
+def read_phases(path: Path | None = None) -> tuple[Phase, ...]:
+    """The phases table ``corpus/phases-xiangshe.tsv`` (index, name, en)."""
+    path = path or corpus_dir() / "phases-xiangshe.tsv"
+    with open(path, encoding="utf-8", newline="") as handle:
+        rows = csv.DictReader([line for line in handle if not line.startswith("#")], delimiter="\t")
+        phases = tuple(Phase(int(r["index"]), r["name"], r["en"]) for r in rows)
+    if [p.index for p in phases] != list(range(1, len(phases) + 1)):
+        raise SourceError(path, "phase indexes must run 1, 2, 3 …")
+    return phases
+
+
+def find_sections(raw: str, names: list[str], path: object) -> list[tuple[int, int, str]]:  # 分章
+    """The ``右`` lines as (index, raw offset of 右, witness name); index 0 is 篇目.
+
+    A line opening with 右 closes a section only if the next expected name follows (folded);
+    one naming a later phase, or a name never found, is a :class:`SourceError`.
+    """
+    heading: list[tuple[int, int, str]] = []
+    found: list[tuple[int, int, str]] = []
+    offset = 0
+    for number, line in enumerate(raw.split("\n"), start=1):
+        start, offset, body = offset, offset + len(line) + 1, line[1:].replace("/", "")
+        if not line.startswith("右"):
+            continue
+        if not heading and not found and fold(body).startswith(HEADING):
+            heading.append((0, start, HEADING))
+            continue
+        k = len(found)
+        hits = [j for j in range(k, len(names)) if fold(body).startswith(fold(names[j]))]
+        if hits and hits[0] != k:
+            raise SourceError(path, f"右{names[k]} expected (section {k + 1}): 右{body}", number)
+        if hits:
+            found.append((k + 1, start, body[: len(names[k])]))
+    if len(found) != len(names):
+        raise SourceError(path, f"右{names[len(found)]} not found", raw.count("\n") + 1)
+    return heading + found
+
+
+def _stream(raw: str) -> tuple[str, str, list[int], set[int]]:
+    """Plain and folded stream, the raw offset of each character, indexes preceded by a space."""
+    marks = {i for m in PAGE_MARK.finditer(raw) for i in range(m.start(), m.end())}
+    plain: list[str] = []
+    offsets: list[int] = []
+    spaced: set[int] = set()
+    gap = False
+    for index, char in enumerate(raw):
+        if char in " \u3000":
+            gap = True
+        elif index not in marks and char not in "/\n\r\t":
+            if gap:
+                spaced.add(len(plain))
+            plain.append(char)
+            offsets.append(index)
+            gap = False
+    return "".join(plain), fold("".join(plain)), offsets, spaced
+
+
+def _fit(t: str, b: str) -> tuple[list[int], int]:
+    """Positions in ``b`` aligned with characters of ``t`` (empty: none), and how many are equal.
+
+    One cost per gap in b whatever its length (注 inside a clause), a lower one for the gap
+    before t (注 of the clause before), none after t.
+    """
+    n, m, low = len(t), len(b), -(10**9)
+    h = [[0] + [-3] * m] + [[low] * (m + 1) for _ in range(n)]
+    g = [[low] * (m + 1) for _ in range(n + 1)]
+    score = lambda i, j: 2 if t[i - 1] == b[j - 1] else -1  # noqa: E731
+    for i in range(1, n + 1):
+        h[i][0] = h[i - 1][0] - 2
+        for j in range(1, m + 1):
+            g[i][j] = max(g[i][j - 1], h[i][j - 1] - 5)
+            h[i][j] = max(h[i - 1][j - 1] + score(i, j), h[i - 1][j] - 2, g[i][j])
+    i, j, pos, equal, gap = n, max(range(m + 1), key=lambda k: h[n][k]), [], 0, False
+    while i > 0:
+        if gap:
+            gap, j = h[i][j - 1] - 5 != g[i][j], j - 1
+        elif j and h[i][j] == h[i - 1][j - 1] + score(i, j):
+            pos.append(j - 1)
+            equal += t[i - 1] == b[j - 1]
+            i, j = i - 1, j - 1
+        elif h[i][j] == h[i - 1][j] - 2:
+            i -= 1
+        else:
+            gap = True
+    return pos[::-1], equal
+
+
+def _core(text: str) -> str:
+    return fold("".join(c for c in text if c not in PUNCTUATION))
+
+
+def place_jing(s: str, cores: list[str], rights: list[int]):  # 經文定位
+    """Spans of the 經 clauses in the folded stream, whether each is exact, and 注 inside any."""
+    n, p, exact = len(cores), 0, [True] * len(cores)
+    spans: list[Span | None] = [None] * n
+    inner: dict[int, list[Span]] = {}
+    for i, t in enumerate(cores):
+        if s.startswith(t, p):
+            spans[i], p = (p, p + len(t)), p + len(t)
+        elif len(t) >= 3:
+            k = bisect_left(rights, p)
+            near = k < len(rights) and rights[k] < p + WINDOW
+            q = s.find(t, p, rights[k + 1] if near and k + 1 < len(rights) else p + WINDOW)
+            if q >= 0 and near and q > rights[k] and i + 1 < n:  # past a 右: the next must follow
+                e = q + len(t)
+                q = q if s.find(cores[i + 1], e, e + 60 + len(cores[i + 1])) >= 0 else -1
+            while q >= 0 and (again := s.find(t, q + 1, q + 2 * len(t))) >= 0:
+                q = again  # a 注 ending with the words of the next clause (古文曰受酬者不拜)
+            if q >= 0:
+                spans[i], p = (q, q + len(t)), q + len(t)
+    for i in range(n):  # short and variant clauses, between their placed neighbours
+        if spans[i]:
+            continue
+        j = next((k for k in range(i, n) if spans[k]), n)
+        before, after = spans[i - 1] if i else None, spans[j] if j < n else None
+        lo, hi, t = before[1] if before else 0, after[0] if after else len(s), cores[i]
+        last = j == i + 1 and s.endswith(t, lo, hi)  # right before the next placed clause
+        q = lo if s.startswith(t, lo) else hi - len(t) if last else s.find(t, lo, hi)
+        if q >= 0:
+            spans[i] = (q, q + len(t))
+            continue
+        pos, exact[i] = _fit(t, s[lo:hi])[0] if hi > lo else [], False
+        spans[i] = (lo + pos[0], lo + pos[-1] + 1) if pos else (lo, lo)
+        inner[i] = [(lo + a + 1, lo + b) for a, b in zip(pos, pos[1:], strict=False) if b - a > 3]
+    return spans, exact, inner
+
+
+def place_ji(s: str, cores: list[str], parents: list[str], regions: list[Span]):  # 記文定位
+    """Spans of the 記 clauses in the regions after the 右 lines (None: not in 001).
+
+    Whole sentences first, then clauses of three characters or more, then short and variant
+    clauses right next to a placed neighbour (fitted only inside their sentence, or if long).
+    """
+    n, exact = len(cores), [True] * len(cores)
+    spans: list[Span | None] = [None] * n
+    region = lambda q: bisect_right([a for a, _ in regions], q) - 1  # noqa: E731
+    taken = lambda q, e: any(sp and q < sp[1] and sp[0] < e for sp in spans)  # noqa: E731
+
+    def pick(i: int, t: str) -> int | None:
+        hits = [a + m.start() for a, b in regions for m in re.finditer(re.escape(t), s[a:b])]
+        hits = [q for q in hits if not taken(q, q + len(t))]
+        last = next((spans[k] for k in range(i - 1, -1, -1) if spans[k]), None)
+        near = [
+            q for q in hits if last and 0 <= q - last[1] <= 200 and region(q) == region(last[0])
+        ]
+        return (near or hits)[0] if near or hits else None
+
+    for parent in dict.fromkeys(parents):
+        members = [i for i in range(n) if parents[i] == parent]
+        t = "".join(cores[i] for i in members)
+        if len(t) >= 3 and (q := pick(members[0], t)) is not None:
+            for i in members:
+                spans[i], q = (q, q + len(cores[i])), q + len(cores[i])
+    for i, t in enumerate(cores):
+        if not spans[i] and len(t) >= 3 and (q := pick(i, t)) is not None:
+            spans[i] = (q, q + len(t))
+    for _ in range(3):
+        for i, t in enumerate(cores):
+            if spans[i]:
+                continue
+            # (lo, hi, right after the clause before?, may be fitted?), in one region
+            tries: list[tuple[int, int, bool, bool]] = []
+            if i and (prev := spans[i - 1]):
+                hi = min(prev[1] + len(t) + 2, regions[region(prev[0])][1])
+                tries.append((prev[1], hi, True, parents[i - 1] == parents[i] or len(t) > 2))
+            if i + 1 < n and (nxt := spans[i + 1]) and parents[i + 1] == parents[i]:
+                lo = max(nxt[0] - len(t) - 2, regions[region(nxt[0])][0])
+                tries.append((lo, nxt[0], False, True))
+            for lo, hi, after, _ in tries:
+                q = lo if after else hi - len(t)
+                if q >= lo and s.startswith(t, q) and not taken(q, q + len(t)):
+                    spans[i], tries = (q, q + len(t)), []
+                    break
+            for lo, hi, _, fits in tries if len(t) > 1 else ():
+                pos, equal = _fit(t, s[lo:hi]) if fits else ([], 0)
+                if 2 * equal >= len(t) and not taken(lo + pos[0], lo + pos[-1] + 1):
+                    spans[i], exact[i] = (lo + pos[0], lo + pos[-1] + 1), False
+                    break
+    return spans, exact
+
+
+@dataclass(frozen=True)
+class _Witness:
+    """001 as a stream (see :func:`_stream`), with raw offsets, pages and the spaces."""
+
+    raw: str
+    plain: str
+    offsets: list[int]
+    spaced: set[int]
+    marks: list[tuple[int, str]]
+
+    def span(self, a: int, b: int) -> Span:
+        """Raw offsets of the stream's [a, b)."""
+        if b > a:
+            return self.offsets[a], self.offsets[b - 1] + 1
+        return (self.offsets[a] if a < len(self.offsets) else len(self.raw),) * 2
+
+    def page(self, off: int) -> str:
+        return next((mark for o, mark in reversed(self.marks) if o <= off), "")
+
+    def pieces(self, a: int, b: int) -> list[Span]:
+        """Cut [a, b) at the witness's spaces; the first piece is glued to what precedes."""
+        bounds = [a] + [q for q in range(a + 1, b) if q in self.spaced] + [b]
+        return [(a, a)] * (a in self.spaced) + list(zip(bounds, bounds[1:], strict=False))
+
+    def others(self, parts: list[Span], section: int, citations: list[Citation]) -> list[str]:
+        """Pieces after a space: a quotation when a label follows (added to ``citations``),
+        else 江永's notes (returned)."""
+        said: list[str] = []
+        pending: Span | None = None
+        text = self.plain
+        for x, y in (part for part in parts if part[1] > part[0]):
+            if text[x:y] in LABELS and pending:
+                work = LABELS[text[x:y]] or (citations[-1].work if citations else text[x:y])
+                a = pending[0] + sum(len(b) for b in BOOKS if text.startswith(b, pending[0]))
+                citations.append(
+                    Citation(
+                        section,
+                        work,
+                        text[x:y],
+                        text[a : pending[1]],
+                        *self.span(a, pending[1]),
+                        self.page(self.offsets[a]),
+                    )
+                )
+                pending = None
+                continue
+            said += [text[pending[0] : pending[1]]] if pending else []
+            pending = (x, y)
+        return said + ([text[pending[0] : pending[1]]] if pending else [])
+
+
+@cache
+def read_jiangyong(path: Path | None = None, base: Path | None = None) -> JiangyongReading:
+    """江永's reading of the chapter: every base clause placed in one of his sections.
+
+    Args:
+        path: the 禮書綱目 witness (default: manifest ``xiangshe-jiangyong``).
+        base: the base-text witness (default: manifest ``xiangshe-base``).
+    """
+    path = Path(path or witness_path(WITNESS))
+    raw = path.read_text(encoding="utf-8")
+    phases = read_phases()
+    heads = find_sections(raw, [p.name for p in phases if p.index < MOVED], path)
+    plain, s, offsets, spaced = _stream(raw)
+    w = _Witness(raw, plain, offsets, spaced, [(m.start(), m[1]) for m in PAGE_MARK.finditer(raw)])
+    rights = [bisect_left(offsets, h[1]) for h in heads]  # stream index of each 右
+    every = clauses(read_base(base)[1])
+    jing, ji = [c for c in every if c.division == "jing"], [c for c in every if c.division == "ji"]
+
+    spans, exact, inner = place_jing(s, [_core(c.text) for c in jing], rights)
+    shift = 0 if heads[0][0] == 0 else 1  # a clause before 右篇目 goes with section 1
+    clause_section = {
+        c.id: min(max(1, bisect_right(rights, spans[i][0]) + shift), MOVED - 1)
+        for i, c in enumerate(jing)
+    }
+    notes: list[InlineNote] = []
+    note = lambda a, b, cid: notes.append(InlineNote(*w.span(a, b), plain[a:b], cid))  # noqa: E731
+    for i, c in enumerate(jing):  # 注: from a 經 clause to the next, or to the 右 line
+        a, b = spans[i][1], spans[i + 1][0] if i + 1 < len(jing) else len(s)
+        b = min([b] + [r for r in rights if r >= a])
+        for x, y in [(a, b)] * (b > a) + inner.get(i, []):
+            note(x, y, c.id)
+
+    # the regions after the 右 lines, to the next 經: 記 with its 注, 江永's notes, quotations
+    tail = raw.rfind("\n禮書綱目")  # the juan's closing title
+    ends = sorted(a for a, b in spans if b > a)
+    ends.append(bisect_left(offsets, tail) if tail > heads[-1][1] else len(s))
+    firsts = [bisect_left(offsets, off + 1 + len(name)) for _, off, name in heads]
+    regions = [(a, ends[bisect_left(ends, a)]) for a in firsts]
+    ji_spans, ji_exact = place_ji(
+        s, [_core(c.text) for c in ji], [c.parent or "" for c in ji], regions
+    )
+    entries: list[list[int]] = []  # runs of 記 clauses consecutive in the base, no space between
+    for i in sorted((i for i, sp in enumerate(ji_spans) if sp), key=lambda i: ji_spans[i][0]):
+        a, b = (ji_spans[entries[-1][-1]][1], ji_spans[i][0]) if entries else (0, 0)
+        if (
+            entries
+            and entries[-1][-1] == i - 1
+            and b <= ends[bisect_left(ends, a)]
+            and not (spaced & set(range(a, b + 1)))
+        ):
+            entries[-1].append(i)
+        else:
+            entries.append([i])
+
+    citations: list[Citation] = []
+    section_notes, made = {}, []
+    for (index, *_), (ra, rb) in zip(heads, regions, strict=True):
+        mine = [e for e in entries if ra <= ji_spans[e[0]][0] < rb]
+        starts = [ji_spans[e[0]][0] for e in mine] + [rb]
+        head, *rest = w.pieces(ra, starts[0])  # the rest of the 右 line, then 記 and any notes
+        rest = [(x + plain.startswith("記", x), y) for x, y in rest]
+        said = [plain[head[0] : head[1]]] + w.others(rest, index, citations)
+        section_notes[index] = " ".join(t for t in said if t)
+        for e, nxt in zip(mine, starts[1:], strict=True):
+            for m, m2 in zip(e, e[1:], strict=False):
+                if ji_spans[m2][0] > ji_spans[m][1]:
+                    note(ji_spans[m][1], ji_spans[m2][0], ji[m].id)
+            (x, y), *rest = w.pieces(ji_spans[e[-1]][1], nxt)
+            glued = NOTE_TAIL.search(plain[x:y])
+            if (cut := x + glued.start() if glued else y) > x:
+                note(x, cut, ji[e[-1]].id)
+            said = ([glued[0]] if glued else []) + w.others(rest, index, citations)
+            made.append((e, index, " ".join(said)))
+
+    ji_entries, placed = [], {i for e, *_ in made for i in e}
+    for e, index, words in made:
+        section, ids = MOVED if re.search(r"入\S+篇", words) else max(index, 1), list(e)
+        while section == MOVED and ids[-1] + 1 < len(ji) and ids[-1] + 1 not in placed:
+            placed.add(ids[-1] + 1)  # the rest of the moved entry, which 001 does not give
+            ids.append(ids[-1] + 1)
+        text = "".join(plain[ji_spans[m][0] : ji_spans[m][1]] for m in e)
+        ji_entries.append(
+            JiEntry(
+                section,
+                text,
+                tuple(ji[m].id for m in ids),
+                *w.span(ji_spans[e[0]][0], ji_spans[e[-1]][1]),
+                words,
+            )
+        )
+    lacking = [i for i in range(len(ji)) if i not in placed]  # each run: one section-38 entry
+    for _, group in groupby(enumerate(lacking), key=lambda pair: pair[1] - pair[0]):
+        run = [ji[i] for _, i in group]
+        text = "".join(c.text for c in run)
+        ji_entries.append(JiEntry(MOVED, text, tuple(c.id for c in run), -1, -1))
+    clause_section |= {cid: entry.section for entry in ji_entries for cid in entry.clause_ids}
+    found = list(zip(jing + ji, spans + ji_spans, exact + ji_exact, strict=True))
+    clause_span = {c.id: w.span(*sp) for c, sp, _ in found if sp}
+    return JiangyongReading(
+        sections=tuple(
+            Section(
+                index,
+                phases[index - 1].name,
+                name,
+                raw.count("\n", 0, off) + 1,
+                w.page(off),
+                section_notes[index],
+            )
+            for index, off, name in heads
+            if index
+        ),
+        clause_section=clause_section,
+        clause_span=clause_span,
+        clause_page={cid: w.page(a) for cid, (a, _) in clause_span.items()},
+        notes=tuple(sorted(notes, key=lambda n: n.start)),
+        ji_entries=tuple(ji_entries),
+        citations=tuple(citations),
+        unmatched=tuple(c.id for c, sp, _ in found if not sp or sp[0] == sp[1]),
+        approximate=tuple(c.id for c, sp, ok in found if sp and not ok),
+    )
