@@ -529,6 +529,28 @@ def bind_values(sparql: str, bindings: dict | None) -> str:
 # ----------------------------------------------------------------------------- stores
 
 
+def syntax_error(sparql: str, base_iri: str | None = None) -> str | None:
+    """The engine's parse error of a query, or None: asked of an empty in-memory store.
+
+    For the one answer that is decided before a worker runs the query (406, nothing
+    acceptable for its form): a query that does not parse is the client's fault first, 400
+    (W3C negative syntax tests). SELECT, CONSTRUCT and DESCRIBE are evaluated lazily, so
+    only the parse runs; ASK is evaluated at once, and is not asked here.
+
+    >>> syntax_error("CONSTRUCT WHERE { ?s ?p ?o FILTER(?o) }")[:20]
+    'SPARQL syntax error:'
+    >>> syntax_error("CONSTRUCT WHERE { ?s ?p ?o }") is None
+    True
+    """
+    import pyoxigraph as ox
+
+    try:
+        ox.Store().query(sparql, base_iri=base_iri)
+    except SyntaxError as exc:
+        return f"SPARQL syntax error: {exc}"
+    return None
+
+
 class OxigraphStore:
     """Embedded Oxigraph: the build's persisted store opened read-only, or the N-Quads loaded."""
 

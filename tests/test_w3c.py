@@ -81,9 +81,6 @@ ZERO_LENGTH = (
     "empty graph; the spec gives the constant itself"
 )
 XFAIL: dict[str, str] = {
-    "construct/constructwhere05": "a negative-syntax CONSTRUCT WHERE: 406 (negotiated before "
-    "the parse) instead of 400 since the merge of issues 18 and 21; to reconcile",
-    "construct/constructwhere06": "as constructwhere05",
     "aggregates/agg-groupconcat-04": "Oxigraph: GROUP_CONCAT keeps the values' common "
     "language tag ('1 2'@en); SPARQL 1.1 gives a simple literal",
     "aggregates/agg-groupconcat-06": "Oxigraph: GROUP_CONCAT of one '1'@en gives '1'@en; "

@@ -18,7 +18,8 @@ from flask import Blueprint, Response, current_app, redirect, request, url_for
 
 from yili_kg.loaders.errors import YiliError
 from yili_kg.service import lexer
-from yili_kg.service.formats import format_params, negotiate
+from yili_kg.service.formats import NotAcceptable, format_params, negotiate
+from yili_kg.service.store import QueryError, syntax_error
 
 bp = Blueprint("sparql", __name__)
 
@@ -211,7 +212,14 @@ def sparql():
             )
     # the answer's kind is known from the query's form: its formats alone are negotiated
     kind = "results" if info.form in ("SELECT", "ASK") else "graph"
-    chosen = negotiate(kind, request.headers.get("Accept"), format_params(request.values))
+    try:
+        chosen = negotiate(kind, request.headers.get("Accept"), format_params(request.values))
+    except NotAcceptable:
+        # a text that does not parse is refused as such (400) before its form's formats
+        error = syntax_error(query, request.base_url) if info.form != "ASK" else None
+        if error:
+            raise QueryError(error) from None
+        raise
     fmt = chosen.name if kind == "results" else "json"
     graph_fmt = chosen.name if kind == "graph" else "ttl"
     job = Job(
