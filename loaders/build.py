@@ -12,17 +12,22 @@ refuses one whose checksum does not match.
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import hashlib
 import json
 import os
+import platform
 import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from importlib import resources
+from importlib import metadata, resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from rdflib import Graph
+
+from yili_kg.loaders.annotation.annotations import read_layer
 from yili_kg.loaders.built import (  # noqa: F401 (re-exported: the build's public names)
     DATASET_NAME,
     MANIFEST_NAME,
@@ -41,6 +46,9 @@ from yili_kg.loaders.corpus import (  # noqa: F401 (ontology_dir re-exported)
     verify,
 )
 from yili_kg.loaders.errors import ChecksumError, InconsistencyError, YiliError
+from yili_kg.loaders.publish import dataset
+from yili_kg.loaders.publish.docs import write_documentation
+from yili_kg.loaders.publish.searchindex import write_index
 
 if TYPE_CHECKING:
     from rdflib import Graph
@@ -77,8 +85,6 @@ def corpus_files() -> list[Path]:
 
 def package_versions() -> dict[str, str]:
     # imported here: opening a built dataset (the service's cold start) needs neither
-    import platform
-    from importlib import metadata
 
     names = [
         "yili-kg",
@@ -130,7 +136,7 @@ class Stage:
 
 
 def _stages() -> list[Stage]:
-    from yili_kg.loaders import stages
+    from yili_kg.loaders import stages  # here, not at the top: stages imports build (Stage)
 
     return stages.STAGES
 
@@ -153,7 +159,6 @@ def build_lock(build_dir: Path):
     """Hold the build folder's lock: one writer at a time in a folder (``yili-kg build``,
     ``serve`` bringing it up to date, ``yili-kg answers``); a second is refused, naming the
     first, instead of writing the same files beside it."""
-    import fcntl
 
     build_dir.mkdir(parents=True, exist_ok=True)
     with open(build_dir / LOCK_NAME, "a+", encoding="ascii") as lock:
@@ -250,9 +255,6 @@ def _run_build(build_dir: Path | None = None, progress=None, force: bool = False
         if not info["ran"] and manifest:
             info.update({k: v for k, v in manifest["stages"].get(name, {}).items() if k != "ran"})
             info["ran"] = False
-    from yili_kg.loaders.publish import dataset
-    from yili_kg.loaders.publish.docs import write_documentation
-    from yili_kg.loaders.publish.searchindex import write_index
 
     # the outputs made of the stages' graphs, each timed apart (the report lists them)
     t0 = time.perf_counter()
@@ -310,7 +312,6 @@ class _lazy_graph:  # noqa: N801 (a stand-in that loads the cached stage output 
 
 
 def _load(graphs: dict, name: str):
-    from rdflib import Graph
 
     value = graphs[name]
     if isinstance(value, _lazy_graph):
@@ -349,8 +350,6 @@ def locate(resource: str) -> str | None:
         return mentions[0]
     event = re.search(r"/event/(jing|ji)-([\d.]+)-\d+$", resource)
     if event:
-        from yili_kg.loaders.annotation.annotations import read_layer
-
         record = read_layer().get(f"{event.group(1)}/{event.group(2)}")
         if record is not None and record.path:
             return f"{record.path}:{record.line}"

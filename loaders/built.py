@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import tempfile
 import threading
 from collections.abc import Callable
 from pathlib import Path
@@ -139,7 +140,6 @@ def check_store(build_dir: Path) -> None:
 
 def atomic_write(path: Path, write: Callable[[Any], None], binary: bool = False) -> None:
     """Write ``path`` through a temporary file in the same folder, then rename it into place."""
-    import tempfile
 
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")

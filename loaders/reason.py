@@ -26,6 +26,7 @@ from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+import owlrl
 from rdflib import OWL, RDF, RDFS, XSD, BNode, Graph, Literal, URIRef
 from rdflib.collection import Collection
 from rdflib.term import Node
@@ -76,7 +77,6 @@ def tbox_axioms(ontology: Graph) -> Graph:
 
 def tbox_closure(ontology: Graph) -> tuple[Graph, list[str]]:
     """owlrl's OWL-RL closure of the ontology's axioms, and its error messages."""
-    import owlrl
 
     graph = tbox_axioms(ontology)
     closure = owlrl.DeductiveClosure(owlrl.OWLRL_Semantics)

@@ -8,9 +8,25 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from rdflib import Graph
+from rdflib import RDF, Graph, Literal, URIRef
 
+from yili_kg.loaders import iris
+from yili_kg.loaders.annotation.review import compose
+from yili_kg.loaders.annotation.stepalign import alignment_graph
 from yili_kg.loaders.build import Stage, corpus_files, files_digest, ontology_files
+from yili_kg.loaders.graph import rdf
+from yili_kg.loaders.graph.citelinks import quote_links
+from yili_kg.loaders.graph.definitions import glosses_of
+from yili_kg.loaders.graph.events import events_graph
+from yili_kg.loaders.graph.liji import citation_links, liji_graph
+from yili_kg.loaders.graph.ritegraph import rite_graph
+from yili_kg.loaders.iris import YL
+from yili_kg.loaders.reason import materialize, tbox_entailments
+from yili_kg.loaders.subset import describe, restrict, selected_phases
+from yili_kg.loaders.terms.lexicon import default_lexicon
+from yili_kg.loaders.terms.ontology import add_generated_labels, load_ontology
+from yili_kg.loaders.text.rites import build_rite_layer, selected_rites
+from yili_kg.loaders.text.textlayer import build_text_layer
 
 if TYPE_CHECKING:
     from yili_kg.loaders.text.textlayer import TextLayer
@@ -21,17 +37,12 @@ def text_layer(inputs: dict) -> TextLayer:
     glosses stages all read it, and the build hands each stage the same ``inputs["values"]``."""
     values = inputs.setdefault("values", {})
     if "text_layer" not in values:
-        from yili_kg.loaders.subset import restrict
-        from yili_kg.loaders.text.textlayer import build_text_layer
-
         values["text_layer"] = restrict(build_text_layer())
     return values["text_layer"]
 
 
 def text_stage(inputs: dict) -> Graph:
     """Witnesses → text layer → RDF (passages, phases, notes, works, witnesses, persons)."""
-    from yili_kg.loaders.graph import rdf
-    from yili_kg.loaders.terms.ontology import add_generated_labels
 
     graph = rdf.text_layer_graph(text_layer(inputs))
     rdf.witnesses_graph(graph)
@@ -42,16 +53,12 @@ def text_stage(inputs: dict) -> Graph:
 
 def ontology_stage(_inputs: dict) -> Graph:
     """The ontology modules, with zh-Hans and pinyin labels generated from the zh-Hant ones."""
-    from yili_kg.loaders.terms.ontology import load_ontology
 
     return load_ontology()
 
 
 def events_stage(inputs: dict) -> Graph:
     """Reviewed annotation layer (automatic reading where unreviewed) → RDF events."""
-    from yili_kg.loaders.annotation.review import compose
-    from yili_kg.loaders.graph.events import events_graph
-    from yili_kg.loaders.terms.lexicon import default_lexicon
 
     layer = text_layer(inputs)
     lexicon = default_lexicon()
@@ -62,10 +69,6 @@ def events_stage(inputs: dict) -> Graph:
 
 def rites_stage(_inputs: dict) -> Graph:
     """鄉飲酒禮, 燕禮 and 大射儀 from their Kanripo witnesses: text layer and automatic events."""
-    from yili_kg.loaders.graph.ritegraph import rite_graph
-    from yili_kg.loaders.subset import restrict
-    from yili_kg.loaders.terms.ontology import add_generated_labels
-    from yili_kg.loaders.text.rites import build_rite_layer, selected_rites
 
     graph = Graph()
     for slug in selected_rites():
@@ -75,9 +78,6 @@ def rites_stage(_inputs: dict) -> Graph:
 
 def links_stage(inputs: dict) -> Graph:
     """Links between rites: aligned steps and phases, quotations resolved to passages."""
-    from yili_kg.loaders.annotation.stepalign import alignment_graph
-    from yili_kg.loaders.graph.citelinks import quote_links
-    from yili_kg.loaders.terms.lexicon import default_lexicon
 
     graph, _ = alignment_graph([inputs["events"], inputs["rites"]], default_lexicon())
     quote_links([inputs["text"], inputs["rites"]], graph)
@@ -86,11 +86,6 @@ def links_stage(inputs: dict) -> Graph:
 
 def liji_stage(inputs: dict) -> Graph:
     """The 禮記 chapters that explain the rites, linked to them; the notes' quotations of them."""
-    from rdflib import RDF
-
-    from yili_kg.loaders.graph.liji import citation_links, liji_graph
-    from yili_kg.loaders.iris import YL
-    from yili_kg.loaders.terms.ontology import add_generated_labels
 
     graphs = [inputs["text"], inputs["rites"]]
     rites = {str(r).rsplit("/", 1)[-1] for g in graphs for r in g.subjects(RDF.type, YL.Rite)}
@@ -101,14 +96,12 @@ def liji_stage(inputs: dict) -> Graph:
 
 def tbox_stage(inputs: dict) -> Graph:
     """owlrl's closure of the ontology's axioms (kept apart: it changes only with the ontology)."""
-    from yili_kg.loaders.reason import tbox_entailments
 
     return tbox_entailments(inputs["ontology"])
 
 
 def inferred_stage(inputs: dict) -> Graph:
     """The OWL 2 RL entailments of the asserted graph, noise removed, consistency checked."""
-    from yili_kg.loaders.reason import materialize
 
     asserted = _Union([inputs[n] for n in ("text", "events", "glosses", "rites", "links", "liji")])
     return materialize(asserted, inputs["ontology"], inputs["tbox"])
@@ -127,12 +120,6 @@ class _Union:
 
 def glosses_stage(inputs: dict) -> Graph:
     """鄭玄's glosses of the ontology's terms (主人，州長也), each with its note as source."""
-    from rdflib import RDF, Literal, URIRef
-
-    from yili_kg.loaders import iris
-    from yili_kg.loaders.graph.definitions import glosses_of
-    from yili_kg.loaders.iris import YL
-    from yili_kg.loaders.terms.lexicon import default_lexicon
 
     layer = text_layer(inputs)
     lexicon = default_lexicon()
@@ -153,7 +140,6 @@ def glosses_stage(inputs: dict) -> Graph:
 
 
 def _phases() -> str:
-    from yili_kg.loaders.subset import describe, selected_phases
 
     return describe(selected_phases())
 
@@ -163,7 +149,6 @@ def _corpus_and_ontology() -> str:
 
 
 def _rites_inputs() -> str:
-    from yili_kg.loaders.text.rites import selected_rites
 
     return _corpus_and_ontology() + "|" + ",".join(selected_rites())
 

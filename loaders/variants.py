@@ -19,6 +19,8 @@ import csv
 from functools import cache
 from pathlib import Path
 
+import opencc
+
 from yili_kg.loaders.corpus import corpus_dir
 from yili_kg.loaders.errors import SourceError
 
@@ -42,7 +44,6 @@ def _table(path: Path | None = None) -> dict[str, str]:
 
 @cache
 def _opencc():
-    import opencc
 
     return opencc.OpenCC("s2t")
 

@@ -32,6 +32,8 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from yili_kg.loaders.built import atomic_write
+from yili_kg.loaders.corpus import corpus_dir
 from yili_kg.loaders.errors import SourceError
 
 KEYS = (
@@ -208,7 +210,6 @@ def read_records(path: Path) -> Iterator[Record]:
 
 
 def write_records(path: Path, records: Iterable[Record], title: str = "") -> None:
-    from yili_kg.loaders.built import atomic_write
 
     def write(handle) -> None:
         if title:
@@ -222,7 +223,6 @@ def write_records(path: Path, records: Iterable[Record], title: str = "") -> Non
 
 
 def annotation_dir(rite: str = "xiangshe") -> Path:
-    from yili_kg.loaders.corpus import corpus_dir
 
     return corpus_dir() / "annotations" / rite
 

@@ -17,8 +17,13 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
+from yili_kg.loaders.annotation.annotate import annotate_clauses, commentary_of
 from yili_kg.loaders.annotation.annotations import Event, Record, read_records
-from yili_kg.loaders.terms.lexicon import Lexicon, default_lexicon
+from yili_kg.loaders.annotation.goldmatch import match
+from yili_kg.loaders.errors import SourceError
+from yili_kg.loaders.terms.lexicon import Lexicon, default_lexicon, lexicon_for
+from yili_kg.loaders.text.rites import OTHER_RITES, build_rite_layer
+from yili_kg.loaders.text.textlayer import build_text_layer
 
 FIELDS = {
     "agent": "agent",
@@ -109,7 +114,6 @@ def rite_of(path: Path) -> str:
     Any rite slug (``shiguan.tsv``, ``pin.tsv``) names its rite; a name that is no rite's is
     鄉射禮's.
     """
-    from yili_kg.loaders.text.rites import OTHER_RITES
 
     slug = Path(path).stem.split("-")[0]
     return slug if slug in OTHER_RITES or slug in CHAPTER_SLUGS else "xiangshe"
@@ -132,9 +136,6 @@ class Measurement:
 
 def rite_layer(rite: str, path: Path):
     """The text layer the annotator reads for ``rite``, or a clear error naming the gold file."""
-    from yili_kg.loaders.errors import SourceError
-    from yili_kg.loaders.text.rites import build_rite_layer
-    from yili_kg.loaders.text.textlayer import build_text_layer
 
     if rite == "xiangshe":
         return build_text_layer()
@@ -153,9 +154,6 @@ def measure(gold: Path | None = None, rite: str | None = None) -> Measurement:
     edition (``pos/…``) is scored on whatever clauses the pipeline cuts, and records and
     clauses split differently over the same characters are scored together.
     """
-    from yili_kg.loaders.annotation.annotate import annotate_clauses, commentary_of
-    from yili_kg.loaders.annotation.goldmatch import match
-    from yili_kg.loaders.errors import SourceError
 
     path = gold or gold_path(rite or "xiangshe")
     rite = rite or rite_of(path)
@@ -164,7 +162,6 @@ def measure(gold: Path | None = None, rite: str | None = None) -> Measurement:
     matching = match(list(records.values()), layer.clauses)
     if not matching.units:
         raise SourceError(path, f"no gold clause matches a clause of {rite}: wrong rite?")
-    from yili_kg.loaders.terms.lexicon import lexicon_for
 
     lexicon = lexicon_for(rite)
     predicted = {

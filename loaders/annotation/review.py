@@ -20,7 +20,12 @@ from yili_kg.loaders.annotation.annotations import (
     read_records,
     write_records,
 )
-from yili_kg.loaders.terms.lexicon import Lexicon
+from yili_kg.loaders.corpus import corpus_dir
+from yili_kg.loaders.errors import SourceError
+from yili_kg.loaders.terms.lexicon import Lexicon, default_lexicon, lexicon_for
+from yili_kg.loaders.text.rites import build_rite_layer
+from yili_kg.loaders.text.ritetable import read_rites
+from yili_kg.loaders.text.textlayer import build_text_layer
 
 
 @dataclass
@@ -74,7 +79,6 @@ def compose(layer, lexicon: Lexicon, rite: str = "xiangshe") -> tuple[list[Recor
 def reviewed_rites() -> list[str]:
     """The rites with a reviewed layer (a row of ``corpus/annotations/status.tsv``), in
     chapter order."""
-    from yili_kg.loaders.text.ritetable import read_rites
 
     status = review_status()
     return [slug for slug in read_rites() if slug in status]
@@ -83,8 +87,6 @@ def reviewed_rites() -> list[str]:
 def review_status() -> dict[str, str]:
     """Each reviewed rite's status, ``complete`` (every clause must be reviewed: ``yili-kg
     check`` fails otherwise) or ``in review``, from ``corpus/annotations/status.tsv``."""
-    from yili_kg.loaders.corpus import corpus_dir
-    from yili_kg.loaders.errors import SourceError
 
     path = corpus_dir() / "annotations" / "status.tsv"
     status: dict[str, str] = {}
@@ -102,13 +104,9 @@ def review_status() -> dict[str, str]:
 def review_layer(rite: str):
     """A rite's whole text layer and lexicon, as its review reads them (鄉射禮's own builder,
     the Kanripo builder for the others; the rite's senses of its words)."""
-    from yili_kg.loaders.terms.lexicon import default_lexicon, lexicon_for
 
     if rite == "xiangshe":
-        from yili_kg.loaders.text.textlayer import build_text_layer
-
         return build_text_layer(), default_lexicon()
-    from yili_kg.loaders.text.rites import build_rite_layer
 
     return build_rite_layer(rite), lexicon_for(rite)
 

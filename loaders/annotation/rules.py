@@ -34,6 +34,7 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
+from yili_kg.loaders.corpus import corpus_dir
 from yili_kg.loaders.errors import SourceError
 
 STAGES = ("token", "verb", "clause", "carry")
@@ -79,8 +80,6 @@ def rule(rule_id: str) -> Callable[[Callable], Callable]:
 
 def table_path(name: str) -> Path:
     """``corpus/annotation-<name>.tsv``."""
-    from yili_kg.loaders.corpus import corpus_dir
-
     return corpus_dir() / f"annotation-{name}.tsv"
 
 
@@ -138,8 +137,9 @@ def rule_table() -> tuple[Rule, ...]:
 @cache
 def rules(stage: str) -> tuple[Rule, ...]:
     """The rules of one stage, in the table's order, each with its registered function."""
+    # here, not at the top: the two modules import this one to register their rules in it
     import yili_kg.loaders.annotation.clauserules  # noqa: F401 (registers the rules)
-    import yili_kg.loaders.annotation.discourse  # noqa: F401
+    import yili_kg.loaders.annotation.discourse  # noqa: F401 (registers the rules)
 
     table = rule_table()
     missing = [r.id for r in table if r.id not in _REGISTRY]

@@ -25,6 +25,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
+from decimal import Decimal
 
 from rdflib import RDF, XSD, Graph, Literal, URIRef
 from rdflib.term import Node
@@ -198,7 +199,6 @@ def _decimal(score: float) -> str:
     >>> _decimal(1.0), _decimal(0.8), _decimal(0.8966)
     ('1', '0.8', '0.897')
     """
-    from decimal import Decimal
 
     return format(Decimal(f"{score:.3f}").normalize(), "f")
 

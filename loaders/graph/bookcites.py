@@ -19,6 +19,7 @@ from rdflib.namespace import DCTERMS
 from rdflib.term import Node
 
 from yili_kg.loaders import iris
+from yili_kg.loaders.graph.works import read_works
 from yili_kg.loaders.iris import YL
 
 _JUAN = re.compile(r"^KR1d0028_(\d{3})$")
@@ -37,7 +38,6 @@ def rites_in(graphs: list[Graph]) -> dict[int, str]:
 
 def rite_works(graphs: list[Graph], works=None) -> dict[Node, str]:
     """Work node → rite slug, for every 儀禮 chapter whose rite is in ``graphs``."""
-    from yili_kg.loaders.graph.works import read_works
 
     rites = rites_in(graphs)
     out: dict[Node, str] = {}
@@ -52,7 +52,6 @@ def rite_works(graphs: list[Graph], works=None) -> dict[Node, str]:
 
 def chapter_works(works=None) -> dict[Node, int]:
     """Work node → chapter number, for every 儀禮 chapter of the works authority."""
-    from yili_kg.loaders.graph.works import read_works
 
     out: dict[Node, int] = {}
     for work in (works or read_works()).values():

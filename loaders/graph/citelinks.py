@@ -17,6 +17,7 @@ from rdflib.namespace import DCTERMS
 from rdflib.term import Node
 
 from yili_kg.loaders import iris
+from yili_kg.loaders.graph.bookcites import rite_works
 from yili_kg.loaders.iris import YL
 from yili_kg.loaders.variants import PUNCTUATION, fold
 
@@ -65,7 +66,6 @@ def quote_links(graphs: list[Graph], into: Graph | None = None) -> Graph:
     ``graphs``: the text layers (with their citation nodes) of the rites.
     """
     out = Graph() if into is None else into
-    from yili_kg.loaders.graph.bookcites import rite_works
 
     # the four first rites by slug, and every chapter of the book whose rite is in the graph
     works = {iris.work(slug): slug for slug in RITE_WORKS} | rite_works(graphs)

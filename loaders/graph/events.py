@@ -19,6 +19,7 @@ from yili_kg.loaders.annotation.annotations import Event, Record
 from yili_kg.loaders.errors import SourceError
 from yili_kg.loaders.iris import YL
 from yili_kg.loaders.terms.lexicon import Lexicon
+from yili_kg.loaders.text.rounds import read_rounds, round_numbers
 
 LZH = "lzh"
 ROLE_KEYS = {"agent": YL.agent, "to": YL.recipient, "with": YL.coAgent, "role": YL.assumesRole}
@@ -130,7 +131,6 @@ def events_graph(
     into: Graph | None = None,
 ) -> Graph:
     """The asserted triples of every event of a rite's records (in text order)."""
-    from yili_kg.loaders.text.rounds import read_rounds, round_numbers
 
     g = Graph() if into is None else into
     g.bind("yl", YL)

@@ -21,6 +21,7 @@ import xml.etree.ElementTree as ET
 from bisect import bisect_right
 from collections import Counter
 from dataclasses import dataclass
+from difflib import SequenceMatcher
 from functools import cache
 from pathlib import Path
 
@@ -29,7 +30,9 @@ from rdflib.namespace import DCTERMS, XSD
 from rdflib.term import Node
 
 from yili_kg.loaders import iris
+from yili_kg.loaders.corpus import witness_path
 from yili_kg.loaders.errors import SourceError
+from yili_kg.loaders.graph.works import read_works
 from yili_kg.loaders.iris import YL
 from yili_kg.loaders.variants import PUNCTUATION, fold
 
@@ -104,7 +107,6 @@ def segment_iri(slug: str, tls_id: str) -> URIRef:
 
 
 def liji_path() -> Path:
-    from yili_kg.loaders.corpus import witness_path
 
     return witness_path(WITNESS)
 
@@ -221,7 +223,6 @@ class ChapterText:
         of two or more characters cover around it (the 疏 runs on into its own words, or
         paraphrases: 主人盥洗揚觶所以致潔也 → 盥洗揚觶，所以致絜也).
         """
-        from difflib import SequenceMatcher
 
         quote = _clean(words)[0]
         if len(quote) < MIN_EXACT:
@@ -264,7 +265,6 @@ def _rite_of(citation: Node) -> str:
 
 def liji_work_ids() -> tuple[set[URIRef], URIRef]:
     """The work nodes of the 禮記's chapters (any, from works.tsv) and of the 禮記 itself."""
-    from yili_kg.loaders.graph.works import read_works
 
     works = read_works()
     parts = {iris.work(w.id) for w in works.values() if w.part_of == "liji"}

@@ -7,15 +7,21 @@ per graph, the classes and properties used, the licence and the sources.
 
 from __future__ import annotations
 
+import hashlib
 import re
+import shutil
+import tempfile
 from collections import Counter
+from importlib import metadata
 from pathlib import Path
 
+import pyoxigraph as ox
 from rdflib import RDF, XSD, Graph, Literal, Namespace, URIRef
 from rdflib.namespace import DCAT, DCTERMS, FOAF, VOID
 
 from yili_kg.loaders.built import atomic_write
 from yili_kg.loaders.corpus import read_manifest
+from yili_kg.loaders.graph.rdf import CHAPTERS, RITES
 from yili_kg.loaders.iris import DATASET, GRAPH_ASSERTED, GRAPH_INFERRED, GRAPH_ONTOLOGY, YL
 
 GRAPH_META = URIRef("https://w3id.org/yili/graph/meta")
@@ -67,7 +73,6 @@ def describe(
     What depends on how it is served (the endpoint's URL, the download URLs, sizes and
     checksums, dates) is added per request by :mod:`yili_kg.service.catalog`.
     """
-    from yili_kg.loaders.graph.rdf import RITES
 
     g = Graph()
     g.bind("void", VOID)
@@ -138,14 +143,12 @@ def describe(
 
 def _slug(term: str) -> str:
     """A stable IRI segment for a class or property: a short hash of its IRI."""
-    import hashlib
 
     return hashlib.sha256(term.strip("<>").encode()).hexdigest()[:16]
 
 
 def write_dataset(path: Path, stage_dir: Path, stages) -> dict[str, int]:
     """Write the N-Quads dataset from the stage files; return triple counts per graph."""
-    from importlib import metadata
 
     per_graph: dict[str, list[bytes]] = {}
     for stage in stages:
@@ -157,7 +160,6 @@ def write_dataset(path: Path, stage_dir: Path, stages) -> dict[str, int]:
         per_graph[name] = unique
         counts[name] = len(unique)
     classes, properties = _scan([line for lines in per_graph.values() for line in lines])
-    from yili_kg.loaders.graph.rdf import CHAPTERS
 
     rite_line = f"{_TYPE} <{YL}Rite> .".encode()
     rites = sorted(
@@ -189,10 +191,6 @@ def persist_oxigraph(build_dir: Path, dataset: Path, sha256: str) -> Path:
 
     The service opens it read-only, which takes milliseconds, instead of parsing the N-Quads.
     """
-    import shutil
-    import tempfile
-
-    import pyoxigraph as ox
 
     target = build_dir / "oxigraph"
     tmp = Path(tempfile.mkdtemp(prefix=".oxigraph.", dir=build_dir))

@@ -11,9 +11,11 @@ from __future__ import annotations
 from importlib import resources
 from pathlib import Path
 
+from jinja2 import Template
 from rdflib import OWL, RDF, RDFS, Graph, Literal, URIRef
 from rdflib.namespace import SKOS
 
+from yili_kg.loaders.built import atomic_write
 from yili_kg.loaders.iris import YL
 
 PREFIXES = {str(YL): "yl:", "https://w3id.org/yili/id/": "id:"}
@@ -64,7 +66,6 @@ def _names(graph: Graph, nodes) -> str:
 
 
 def render(ontology: Graph) -> str:
-    from jinja2 import Template
 
     template = Template(
         resources.files("yili_kg.ontology").joinpath("documentation.html.j2").read_text("utf-8")
@@ -187,7 +188,6 @@ def render(ontology: Graph) -> str:
 
 
 def write_documentation(ontology: Graph, path: Path) -> Path:
-    from yili_kg.loaders.built import atomic_write
 
     html = render(ontology)
     atomic_write(path, lambda h: h.write(html))

@@ -12,9 +12,18 @@ English words. Built from the persisted Oxigraph store, so it always matches the
 
 from __future__ import annotations
 
+import os
 import sqlite3
 from importlib import resources
 from pathlib import Path
+
+import opencc
+import pyoxigraph as ox
+from pypinyin import Style
+from pypinyin.converter import UltimateConverter
+from pypinyin.core import Pinyin
+
+from yili_kg.loaders.terms.ontology import _load_readings
 
 INDEX_NAME = "search.sqlite"
 ID = "https://w3id.org/yili/id/"
@@ -52,11 +61,6 @@ def _pinyin():
     repeats its words: converting them again was most of the search index's time."""
     global _PINYIN
     if _PINYIN is None:
-        from pypinyin.converter import UltimateConverter
-        from pypinyin.core import Pinyin
-
-        from yili_kg.loaders.terms.ontology import _load_readings
-
         # the project's readings (corpus/readings.tsv) first: they were taught to pypinyin
         # only if the ontology stage ran in this process, so an index written after a
         # cached ontology stage read 小樂正 as xiao le zheng (3557 rows of the whole book)
@@ -85,7 +89,6 @@ def pinyin_tokens(text: str) -> tuple[list[str], list[str]]:
     >>> pinyin_tokens("獻賓。")
     (['xian', 'bin', '_'], ['xian4', 'bin1', '_'])
     """
-    from pypinyin import Style
 
     # one pass, with tone numbers (the costly part is pypinyin's phrase segmentation); the
     # toneless form is the same syllable without its digit
@@ -156,10 +159,6 @@ def _rows(store):
 
 def write_index(build_dir: Path) -> Path:
     """Build ``build_dir/search.sqlite`` from the persisted store (atomically)."""
-    import os
-
-    import opencc
-    import pyoxigraph as ox
 
     to_hans = opencc.OpenCC("t2s")
     store = ox.Store.read_only(str(build_dir / "oxigraph"))

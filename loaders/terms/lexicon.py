@@ -20,6 +20,7 @@ True
 
 from __future__ import annotations
 
+import csv
 from dataclasses import dataclass, field, replace
 from functools import cache
 
@@ -27,8 +28,11 @@ from rdflib import OWL, RDF, RDFS, Graph, Literal, URIRef
 from rdflib.namespace import SKOS
 from rdflib.term import Node
 
+from yili_kg.loaders.build import locate
+from yili_kg.loaders.corpus import corpus_dir
 from yili_kg.loaders.errors import SourceError
 from yili_kg.loaders.iris import YL
+from yili_kg.loaders.terms.ontology import parse_modules
 
 CATEGORIES = ("action", "role", "object", "place", "direction")
 
@@ -148,7 +152,6 @@ def _frames(graph: Graph, iri: dict[str, dict[str, URIRef]], value: bool):
 @cache
 def default_lexicon() -> Lexicon:
     """The ontology's lexicon, with the book-wide rows of ``corpus/rite-senses.tsv`` (rite *)."""
-    from yili_kg.loaders.terms.ontology import parse_modules
 
     return with_senses(build_lexicon(parse_modules()), "*")
 
@@ -168,9 +171,6 @@ class Sense:
 @cache
 def rite_senses() -> tuple[Sense, ...]:
     """The rows of ``corpus/rite-senses.tsv``."""
-    import csv
-
-    from yili_kg.loaders.corpus import corpus_dir
 
     path = corpus_dir() / "rite-senses.tsv"
     with open(path, encoding="utf-8", newline="") as handle:
@@ -225,7 +225,6 @@ def _rite_lexicon(rite: str) -> Lexicon:
 
 def _ontology_error(node, message: str) -> SourceError:
     """An error about a term, naming the module and line that state it where they can be found."""
-    from yili_kg.loaders.build import locate
 
     place = locate(str(node))
     if place:

@@ -9,20 +9,25 @@ written by hand in the Turtle (for readings that depend on the rite: 說 tuō in
 
 from __future__ import annotations
 
+import csv
 from functools import cache
 
+import opencc
+from pypinyin import Style, load_phrases_dict, load_single_dict
+from pypinyin import pinyin as to_pinyin
 from rdflib import RDFS, Graph, Literal
+from rdflib.namespace import SKOS
 
-from yili_kg.loaders.corpus import ontology_files
+from yili_kg.loaders.corpus import corpus_dir, ontology_files
 from yili_kg.loaders.errors import SourceError
 from yili_kg.loaders.iris import YL
+from yili_kg.loaders.witnesses.pinyin import reading_of
 
 HANS, PINYIN = "zh-Hans", "zh-Latn-pinyin"
 
 
 @cache
 def _t2s():
-    import opencc
 
     return opencc.OpenCC("t2s")
 
@@ -39,11 +44,6 @@ def simplified(text: str) -> str:
 @cache
 def _load_readings() -> None:
     """Teach pypinyin the rite's readings (``corpus/readings.tsv``), once."""
-    import csv
-
-    from pypinyin import load_phrases_dict, load_single_dict
-
-    from yili_kg.loaders.corpus import corpus_dir
 
     path = corpus_dir() / "readings.tsv"
     with open(path, encoding="utf-8", newline="") as handle:
@@ -72,10 +72,6 @@ def pinyin(text: str) -> str:
     >>> pinyin("樂正")
     'yuè zhèng'
     """
-    from pypinyin import Style
-    from pypinyin import pinyin as to_pinyin
-
-    from yili_kg.loaders.witnesses.pinyin import reading_of
 
     _load_readings()
 
@@ -107,7 +103,6 @@ def add_generated_labels(graph: Graph) -> Graph:
     The zh-Hant label is also the node's ``skos:prefLabel``: one label a node, so that a query
     can fetch it without filtering the four languages of ``rdfs:label``.
     """
-    from rdflib.namespace import SKOS
 
     additions = []
     for node, label in graph.subject_objects(RDFS.label):

@@ -27,7 +27,10 @@ from rapidfuzz.distance import Levenshtein
 
 from yili_kg.loaders.corpus import witness_path
 from yili_kg.loaders.errors import SourceError
+from yili_kg.loaders.text.ritetable import rite_info
 from yili_kg.loaders.variants import PUNCTUATION, fold
+from yili_kg.loaders.witnesses.kanripo import jing_segments, rite_rows
+from yili_kg.loaders.witnesses.texts import JING_HEADING, SUMMARY_HEADING
 
 WITNESS = "yili-punctuated"
 SENTENCE = "。；！？"
@@ -234,8 +237,6 @@ def rite_projection(rite: str) -> Projection:
     Segments of a layer the punctuated text does not have (喪服's 傳, 傳曰…) are left out of
     the alignment: they get no projected breaks (the learnt 句讀 model cuts them).
     """
-    from yili_kg.loaders.text.ritetable import rite_info
-    from yili_kg.loaders.witnesses.kanripo import jing_segments, rite_rows
 
     info = rite_info(rite)
     chapters = punctuated_chapters()
@@ -360,7 +361,6 @@ def score(projected: Projection, truth: Projection) -> tuple[Score, Score]:
 @cache
 def xiangshe_scores() -> tuple[Score, Score]:
     """The punctuated edition's breaks on 鄉射禮 against its base text's (seed 000) own."""
-    from yili_kg.loaders.witnesses.texts import JING_HEADING, SUMMARY_HEADING
 
     raw = witness_path("xiangshe-base").read_text("utf-8")
     begin = raw.index(JING_HEADING) + len(JING_HEADING)

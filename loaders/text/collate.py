@@ -19,9 +19,12 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from yili_kg.loaders.align import align
+from yili_kg.loaders.text.breaks import rite_projection
+from yili_kg.loaders.text.ritetable import read_rites
 from yili_kg.loaders.witnesses.kanripo import Row, jing_segments, rite_rows
 from yili_kg.loaders.witnesses.pinyin import read_pinyin
 from yili_kg.loaders.witnesses.texts import JING_HEADING, SUMMARY_HEADING, read_base
+from yili_kg.loaders.witnesses.webzhushu import collate_web as web
 
 
 @dataclass(frozen=True)
@@ -184,7 +187,6 @@ def collate_pinyin(report: CollationReport) -> None:
 
 def collate_web(report: CollationReport) -> None:
     """The web transcriptions of the 注疏 against the Kanripo rows; their faults are counted."""
-    from yili_kg.loaders.witnesses.webzhushu import collate_web as web
 
     faults: Counter[str] = Counter()
     for witness in ("xiangshe-zhushu-web-11", "xiangshe-zhushu-web-13"):
@@ -235,8 +237,6 @@ def collate_punctuated(rites: list[str] | None = None) -> CollationReport:
     variant (庿 | 庙), an omission (characters only the Kanripo 經 has), an addition (only
     the punctuated text has).
     """
-    from yili_kg.loaders.text.breaks import rite_projection
-    from yili_kg.loaders.text.ritetable import read_rites
 
     report = CollationReport()
     for slug in rites or list(read_rites()):

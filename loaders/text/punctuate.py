@@ -27,7 +27,10 @@ from collections import Counter
 from dataclasses import dataclass
 from functools import cache
 
+from yili_kg.loaders.terms.lexicon import default_lexicon
+from yili_kg.loaders.terms.tokens import tokenize
 from yili_kg.loaders.variants import PUNCTUATION, fold
+from yili_kg.loaders.witnesses.texts import read_base
 
 NONE, CLAUSE, SENTENCE = 0, 1, 2
 #: log-odds margin a break must clear (chosen by two-fold cross-validation on 鄉射禮)
@@ -130,14 +133,11 @@ class Model:
 
 @cache
 def _acts() -> frozenset[str]:
-    from yili_kg.loaders.terms.lexicon import default_lexicon
 
     return frozenset(default_lexicon().forms["action"])
 
 
 def _tokens(text: str) -> list:
-    from yili_kg.loaders.terms.lexicon import default_lexicon
-    from yili_kg.loaders.terms.tokens import tokenize
 
     tokens = tokenize(text, default_lexicon())
     merged: list = []
@@ -174,7 +174,6 @@ def clean(text: str) -> str:
 
 def xiangshe_sentences() -> list[list[str]]:
     """鄉射禮's 經 and 記 as sentences of clauses (folded, punctuation stripped)."""
-    from yili_kg.loaders.witnesses.texts import read_base
 
     _, passages = read_base()
     by_sentence: dict[str, list[str]] = {}

@@ -20,15 +20,17 @@ gaiji read as one character each).
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass, replace
 from functools import cache
 
+from yili_kg.loaders.errors import YiliError
 from yili_kg.loaders.text.breaks import cut as breaks_cut
-from yili_kg.loaders.text.breaks import rite_projection, zhuan_spans
+from yili_kg.loaders.text.breaks import punctuated_chapters, rite_projection, zhuan_spans
 from yili_kg.loaders.text.published import published_passages, stable_ids
 from yili_kg.loaders.text.punctuate import default_model
-from yili_kg.loaders.text.ritetable import RiteInfo, read_rites  # noqa: F401 (RiteInfo re-exported)
+from yili_kg.loaders.text.ritetable import RiteInfo, read_rites, rite_info  # noqa: F401 (RiteInfo re-exported)
 from yili_kg.loaders.text.textlayer import Note, TextLayer, _find, _shu_span
 from yili_kg.loaders.variants import fold, read_as_base
 from yili_kg.loaders.witnesses.kanripo import jing_segments, rite_rows
@@ -45,7 +47,6 @@ def selected_rites() -> list[str]:
     ``YILI_RITES=xiangshe`` builds 鄉射禮 alone (the benchmark measures it apart); 鄉射禮
     itself is always built, so naming it is optional. Any slug of ``corpus/rites.tsv``.
     """
-    import os
 
     value = os.environ.get("YILI_RITES")
     if value is None or value.strip().lower() == "all":
@@ -53,8 +54,6 @@ def selected_rites() -> list[str]:
     names = [name.strip() for name in value.split(",") if name.strip()]
     unknown = sorted(set(names) - set(OTHER_RITES) - {"xiangshe"})
     if unknown:
-        from yili_kg.loaders.errors import YiliError
-
         raise YiliError(
             f"YILI_RITES names {', '.join(unknown)}: the rites are "
             + ", ".join(read_rites())
@@ -91,8 +90,6 @@ def _section_name(rows, segments: tuple[int, ...], first_clause: str) -> str:
 
 def _zhuan_of(segments, slug) -> list[tuple[int, int]]:
     """喪服's 傳 spans in the projection's text (none in the other rites)."""
-    from yili_kg.loaders.text.breaks import punctuated_chapters
-    from yili_kg.loaders.text.ritetable import rite_info
 
     return zhuan_spans(slug, segments, punctuated_chapters()[rite_info(slug).hans])
 

@@ -17,7 +17,14 @@ from yili_kg.loaders.text.published import Retired
 from yili_kg.loaders.variants import PUNCTUATION, fold
 from yili_kg.loaders.witnesses.jiangyong import JiangyongReading, read_jiangyong, read_phases
 from yili_kg.loaders.witnesses.kanripo import Row, jing_segments, rite_rows
-from yili_kg.loaders.witnesses.texts import JING_HEADING, SUMMARY_HEADING, Passage, read_base
+from yili_kg.loaders.witnesses.texts import (
+    JING_HEADING,
+    SUMMARY_HEADING,
+    Passage,
+    normalise,
+    read_base,
+)
+from yili_kg.loaders.witnesses.webzhushu import collate_web
 
 RITE = "xiangshe"
 
@@ -88,7 +95,6 @@ def segment_alignment(raw: str, segments: list[Row]) -> tuple[dict[int, tuple[in
     """
     begin = raw.index(JING_HEADING)
     finish = raw.index(SUMMARY_HEADING)
-    from yili_kg.loaders.witnesses.texts import normalise
 
     region = normalise(raw)[begin:finish]
     joined = "".join(s.text for s in segments)
@@ -222,8 +228,6 @@ def _passage_phases(passages, clause_section: dict[str, int]) -> dict[str, tuple
 
 def _attach_notes(raw, rows, clauses, segment_spans):
     """Every 注, 音義, 疏 and 考證 row, attached to its span of the base text."""
-    from yili_kg.loaders.witnesses.texts import normalise
-    from yili_kg.loaders.witnesses.webzhushu import collate_web
 
     quotes: dict[int, tuple] = {}
     for witness in ("xiangshe-zhushu-web-11", "xiangshe-zhushu-web-13"):

@@ -19,6 +19,7 @@ from pathlib import Path
 
 from yili_kg.loaders.corpus import witness_path
 from yili_kg.loaders.errors import SourceError
+from yili_kg.loaders.witnesses.mandoku import sbck_rows, zhushu_rows
 
 #: Readings of the Kanripo non-Unicode glyphs (corpus/kanripo-raw/SOURCES.md). Unresolved ones
 #: read as 〓 (the traditional mark for an unreadable character).
@@ -104,7 +105,6 @@ def rite_rows(rite: str, edition: str = "zhushu") -> tuple[Row, ...]:
 
     Read from the raw mandoku files (:mod:`mandoku`), the 四庫 aligned with the 四部叢刊.
     """
-    from yili_kg.loaders.witnesses.mandoku import sbck_rows, zhushu_rows
 
     sbck = witness_path(f"{rite}-kanripo-sbck")
     if edition == "sbck":

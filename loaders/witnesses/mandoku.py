@@ -254,6 +254,7 @@ def zhushu_rows(path: Path, sbck_path: Path):
 
     ``sbck_path`` is the 四部叢刊 file of the same juan, which tells where each 注 ends.
     """
+    # here, not at the top: kanripo imports this module (its rows are read here)
     from yili_kg.loaders.witnesses.kanripo import Row, read_gaiji
 
     body, appendix = _lines(Path(path))
@@ -541,6 +542,7 @@ def _kaozheng(lines: list[tuple[str, str]]) -> list[tuple[str, str]]:
 @cache
 def sbck_rows(path: Path):
     """The 四部叢刊 juan as :class:`kanripo.Row`s: 經 (large) and 注 (small), numbered by 經."""
+    # here, not at the top: kanripo imports this module (its rows are read here)
     from yili_kg.loaders.witnesses.kanripo import Row, read_gaiji
 
     out: list[Row] = []
