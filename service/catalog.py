@@ -17,6 +17,7 @@ from rdflib import RDF, RDFS, XSD, BNode, Graph, Literal, Namespace, URIRef
 from rdflib.namespace import DCAT, DCTERMS, VOID
 
 from yili_kg.loaders.iris import DATASET
+from yili_kg.service.formats import EXPORTS
 
 SPDX = Namespace("http://spdx.org/rdf/terms#")
 LICENCE = URIRef("https://creativecommons.org/licenses/by-sa/4.0/")
@@ -60,7 +61,6 @@ def catalogue(meta_ntriples: bytes, base_url: str, build_dir: Path, version: str
 
     ``base_url`` ends with ``/`` (Flask's ``request.host_url``).
     """
-    from yili_kg.service.formats import EXPORTS
 
     g = Graph()
     g.parse(data=meta_ntriples, format="nt")

@@ -17,7 +17,13 @@ from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 
+import pyshacl
 from rdflib import RDF, Graph, URIRef
+
+from yili_kg.loaders.annotation.review import compose, review_layer, review_status
+from yili_kg.loaders.build import check_dataset
+from yili_kg.loaders.text.collate import collate_all
+from yili_kg.service.store import open_store
 
 SHAPED = {
     "https://w3id.org/yili/ontology#" + name
@@ -91,7 +97,6 @@ def _triple(quad_line: str) -> str:
 
 
 def run_shapes(dataset_path: Path, report: CheckReport) -> None:
-    import pyshacl
 
     shapes = Graph().parse(checks_dir() / "shapes.ttl", format="turtle")
     conforms, results, _ = pyshacl.validate(
@@ -121,7 +126,6 @@ def run_qc_queries(store, report: CheckReport) -> None:
 
 def run_layer(report: CheckReport) -> None:
     """Each reviewed rite's coverage; a rite marked complete must have every clause reviewed."""
-    from yili_kg.loaders.annotation.review import compose, review_layer, review_status
 
     for rite, status in review_status().items():
         text, lexicon = review_layer(rite)
@@ -141,14 +145,11 @@ def run_layer(report: CheckReport) -> None:
 
 
 def run_collation(report: CheckReport) -> None:
-    from yili_kg.loaders.text.collate import collate_all
 
     report.notes.append("collation " + collate_all().render().splitlines()[-1])
 
 
 def run_check(build_dir: Path) -> CheckReport:
-    from yili_kg.loaders.build import check_dataset
-    from yili_kg.service.store import open_store
 
     report = CheckReport()
     dataset = check_dataset(build_dir)

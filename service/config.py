@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from yili_kg.loaders.errors import YiliError
+from yili_kg.service.workers import QueryPool
 
 if TYPE_CHECKING:  # imported when a pool starts: not before the fork (cold start)
     from yili_kg.service.workers import QueryPool
@@ -177,7 +178,6 @@ def start_pool(config: dict, background: bool = False, fork: bool = False) -> Qu
     """The query worker pool the configuration describes (its workers start now; from a
     thread with ``background``; forked from this process with ``fork``, see
     :class:`~yili_kg.service.workers.QueryPool`)."""
-    from yili_kg.service.workers import QueryPool
 
     timeout = float(config["QUERY_TIMEOUT"])
     queue_timeout = config["QUEUE_TIMEOUT"]

@@ -13,7 +13,8 @@ from functools import cache
 from importlib import resources
 from pathlib import Path
 
-from rdflib import Dataset
+import pyoxigraph as ox
+from rdflib import BNode, Dataset, Graph, Literal, URIRef
 
 from yili_kg.loaders.errors import YiliError
 from yili_kg.loaders.publish.dataset import GRAPH_META, GRAPHS
@@ -67,7 +68,6 @@ def _selected(graph: str) -> list[str]:
 
 def export(dataset_path: Path, fmt: str, graph: str = "all") -> bytes:
     """The dataset (or one of its graphs, with the description) in a format of FORMATS."""
-    import pyoxigraph as ox
 
     if fmt not in FORMATS:
         raise YiliError(f"unknown format {fmt!r}: choose one of {', '.join(FORMATS)}")
@@ -102,7 +102,6 @@ def export(dataset_path: Path, fmt: str, graph: str = "all") -> bytes:
 def _jsonld(quads) -> bytes:
     """JSON-LD through rdflib, compacted with the published context, byte-reproducible: blank
     nodes keep the dataset's labels, and objects and unordered arrays are written sorted."""
-    from rdflib import BNode, Graph, Literal, URIRef
 
     def term(node):
         if isinstance(node, ox.NamedNode):
@@ -112,8 +111,6 @@ def _jsonld(quads) -> bytes:
         if node.language:
             return Literal(node.value, lang=node.language)
         return Literal(node.value, datatype=URIRef(node.datatype.value))
-
-    import pyoxigraph as ox
 
     graph = Graph(bind_namespaces="none")
     for q in quads:

@@ -11,10 +11,11 @@ from __future__ import annotations
 
 from functools import cache
 
+import opencc
+
 
 @cache
 def _opencc(config: str):
-    import opencc
 
     return opencc.OpenCC(config)
 

@@ -28,8 +28,11 @@ import resource
 import signal
 import time
 
+from waitress import wasyncore
+from waitress.adjustments import Adjustments
 from waitress.channel import HTTPChannel
-from waitress.server import TcpWSGIServer
+from waitress.server import MultiSocketServer, TcpWSGIServer
+from waitress.task import ThreadedTaskDispatcher
 
 
 class _Channel(HTTPChannel):
@@ -83,9 +86,6 @@ def make_server(app, host: str, port: int, threads: int, config: dict, **options
     """The waitress server for ``app`` with the front's limits from ``config`` (as waitress's
     ``create_server`` makes it, with our server class; several sockets for a name with
     several addresses)."""
-    from waitress.adjustments import Adjustments
-    from waitress.server import MultiSocketServer
-    from waitress.task import ThreadedTaskDispatcher
 
     limit = int(config["CONNECTION_LIMIT"])
     # each connection is a descriptor; the workers' pipes, the store's files and logs need some
@@ -147,7 +147,6 @@ def _in_flight(channel) -> bool:
 
 
 def _drain(server, servers, grace: float) -> None:
-    from waitress import wasyncore
 
     socket_map = servers[0]._map
     for each in servers:

@@ -26,6 +26,15 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+from urllib.parse import parse_qsl
+
+import pyoxigraph as ox
+
+from yili_kg.loaders.build import atomic_write, build_lock
+from yili_kg.loaders.built import check_dataset, check_store, dataset_sha256, read_manifest
+from yili_kg.loaders.errors import BadQueryParameter
+from yili_kg.service.queries import bindings_for, load_queries, service_query
+from yili_kg.service.store import OxigraphStore
 
 FOLDER = "answers"
 
@@ -45,7 +54,6 @@ def text_digest(sparql: str) -> str:
 
 def questions(query, rites: list[str]) -> list[dict[str, str]]:
     """The parameter values to precompute for a canned query: defaults, its example, each rite."""
-    from urllib.parse import parse_qsl
 
     asked: list[dict[str, str]] = [{}]
     if query.example:
@@ -59,8 +67,6 @@ def questions(query, rites: list[str]) -> list[dict[str, str]]:
 def precompute(build_dir: Path) -> dict:
     """``yili-kg answers``: the built dataset and store checked, under the build folder's lock
     (not while a build writes them), every canned question's answer written; figures."""
-    from yili_kg.loaders.build import build_lock
-    from yili_kg.loaders.built import check_dataset, check_store, dataset_sha256, read_manifest
 
     check_dataset(build_dir)  # BuildMissing: says to run yili-kg build (no folder made)
     with build_lock(build_dir):
@@ -74,13 +80,7 @@ def write_answers(build_dir: Path, dataset_sha: str) -> dict:
     """Run every canned question on the built store and write the answers; figures."""
     from concurrent.futures import ThreadPoolExecutor  # here: the service's start needs none
 
-    from yili_kg.loaders.build import atomic_write
-    from yili_kg.loaders.errors import BadQueryParameter
-    from yili_kg.service.queries import bindings_for, load_queries, service_query
-    from yili_kg.service.store import OxigraphStore
-
     started = time.perf_counter()
-    import pyoxigraph as ox
 
     # the store the build has just persisted (its manifest is written after this step)
     store = OxigraphStore(ox.Store.read_only(str(build_dir / "oxigraph")))

@@ -27,6 +27,9 @@ from typing import TYPE_CHECKING
 
 from yili_kg.loaders.errors import BadQueryParameter, QueryFileError, QueryNotFound
 
+# rdflib and the store are imported inside the functions that use them: the pages import this
+# module at the service's start, and a remembered answer needs neither (cold start ≤ 0.5 s).
+
 if TYPE_CHECKING:
     from rdflib import URIRef
 

@@ -31,9 +31,15 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import pyoxigraph as ox
+from rdflib import Graph, URIRef
+from SPARQLWrapper import DIGEST, JSON, POST, TURTLE, SPARQLWrapper
+from SPARQLWrapper.SPARQLExceptions import QueryBadFormed, SPARQLWrapperException
+
 from yili_kg.loaders.errors import YiliError
+from yili_kg.service.formats import written
 from yili_kg.service.lexer import tokens
-from yili_kg.service.store import Answer, QueryError, Term, bind_values
+from yili_kg.service.store import Answer, QueryError, Term, _from_rdflib, bind_values
 
 GRAPH_BASE = "https://w3id.org/yili/graph/"
 GRAPH_NAMES = ("ontology", "asserted", "inferred", "meta")
@@ -88,7 +94,6 @@ class RemoteStore:
         self.timeout = timeout
 
     def _wrapper(self, sparql: str, return_format: str | None = None):
-        from SPARQLWrapper import DIGEST, JSON, POST, TURTLE, SPARQLWrapper
 
         wrapper = SPARQLWrapper(self.endpoint)
         with warnings.catch_warnings():
@@ -112,7 +117,6 @@ class RemoteStore:
 
     def _run(self, wrapper):
         """The HTTP response to the wrapper's request, errors turned into :class:`YiliError`."""
-        from SPARQLWrapper.SPARQLExceptions import QueryBadFormed, SPARQLWrapperException
 
         try:
             return wrapper.query().response
@@ -213,7 +217,6 @@ def query_form(sparql: str) -> str | None:
 
 
 def _iri(value: str):
-    from rdflib import URIRef
 
     return URIRef(value)
 
@@ -255,9 +258,6 @@ def _answer_of_json(body: bytes, endpoint: str, content_type: str | None) -> Ans
 
 
 def _answer_of_turtle(body: bytes, endpoint: str) -> Answer:
-    from rdflib import Graph
-
-    from yili_kg.service.store import _from_rdflib
 
     graph = Graph()
     try:
@@ -366,7 +366,6 @@ def update_url_for(endpoint: str, authenticated: bool) -> str:
 
 def read_graphs(dataset: Path, names: Iterable[str]) -> dict[str, list]:
     """The triples of each named graph of the N-Quads file, as pyoxigraph triples (a set each)."""
-    import pyoxigraph as ox
 
     wanted = {GRAPH_BASE + name for name in names}
     out: dict[str, set] = {iri: set() for iri in sorted(wanted)}
@@ -394,7 +393,6 @@ def chunks(triples: list, size: int) -> list[list]:
     >>> [len(c) for c in chunks([ox.Triple(a, p, ox.Literal(str(i))) for i in range(5)], 2)]
     [2, 2, 1]
     """
-    import pyoxigraph as ox
 
     def has_bnode(t) -> bool:
         return isinstance(t.subject, ox.BlankNode) or isinstance(t.object, ox.BlankNode)
@@ -411,9 +409,6 @@ def chunks(triples: list, size: int) -> list[list]:
 
 
 def _ntriples(triples: list) -> bytes:
-    import pyoxigraph as ox
-
-    from yili_kg.service.formats import written
 
     return written(ox.serialize(triples, format=ox.RdfFormat.N_TRIPLES))
 

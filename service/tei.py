@@ -16,7 +16,11 @@ from __future__ import annotations
 import re
 import xml.etree.ElementTree as ET
 
+from rdflib import Literal, URIRef
+
 from yili_kg.loaders.errors import EntityNotFound
+from yili_kg.loaders.graph.rdf import RITES
+from yili_kg.service.queries import service_query
 
 TEI = "http://www.tei-c.org/ns/1.0"
 XML_ID = "{http://www.w3.org/XML/1998/namespace}id"
@@ -56,10 +60,6 @@ def _numbers(iri: str) -> tuple[str, tuple[int, ...]]:
 
 def tei_export(store, rite: str) -> bytes:
     """The TEI P5 document of ``rite`` (a slug: xiangshe, xiangyinjiu, yan, dashe)."""
-    from rdflib import Literal, URIRef
-
-    from yili_kg.loaders.graph.rdf import RITES
-    from yili_kg.service.queries import service_query
 
     if rite not in RITES:
         raise EntityNotFound(f"unknown rite {rite!r}: choose one of {', '.join(RITES)}")

@@ -38,6 +38,9 @@ from typing import Any
 
 from yili_kg.loaders.errors import YiliError
 
+# The store is imported inside the worker process, after the fork: the parent, which never
+# queries, keeps a light start (≤ 0.5 s).
+
 
 class QueryTimeout(YiliError):
     status = 503

@@ -9,10 +9,12 @@ from __future__ import annotations
 import re
 
 from flask import Blueprint, Response, current_app, redirect, render_template, request, url_for
+from rdflib import URIRef
 
 from yili_kg.loaders.errors import EntityNotFound
 from yili_kg.service.formats import alternates, format_params, negotiate
 from yili_kg.service.queries import service_query
+from yili_kg.service.views.reading import entity_reading, remembered
 
 bp = Blueprint("entities", __name__)
 ID = "https://w3id.org/yili/id/"
@@ -21,7 +23,6 @@ MAX_INCOMING = 500
 
 def describe(iri: str):
     """Facts out of and into a resource (404 if the dataset says nothing of it)."""
-    from rdflib import URIRef
 
     store = current_app.extensions["yili"].store
     node = URIRef(iri)
@@ -33,13 +34,10 @@ def describe(iri: str):
 
 
 def _page(iri: str):
-    from rdflib import URIRef
 
     chosen = negotiate("page", request.headers.get("Accept"), format_params(request.args))
     links = {"Link": alternates(request.path)}  # every representation, for any client
     if chosen.kind == "html":
-        from yili_kg.service.views.reading import remembered
-
         page = remembered("entity", iri, lambda: _html(iri))  # once per dataset version
         return page, 200, links
     answer = current_app.extensions["yili"].store.query(
@@ -53,7 +51,6 @@ def _page(iri: str):
 
 def _html(iri: str) -> str:
     out, incoming = describe(iri)
-    from yili_kg.service.views.reading import entity_reading
 
     reading_url, reading_html = entity_reading(iri)
     return render_template(
@@ -108,7 +105,6 @@ def entity(path: str):
 
 
 def _replaced_by(iri: str) -> str | None:
-    from rdflib import URIRef
 
     store = current_app.extensions["yili"].store
     answer = store.query(service_query("replaced-by"), {"s": URIRef(iri)})

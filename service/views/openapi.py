@@ -8,10 +8,12 @@ operation of its own at ``/queries/NAME`` with its parameters, defaults and desc
 from __future__ import annotations
 
 import re
+from importlib import metadata
 
 from flask import Blueprint, current_app, jsonify, request
 
 from yili_kg.service.formats import OFFERS
+from yili_kg.service.queries import load_queries
 
 bp = Blueprint("openapi", __name__)
 
@@ -149,7 +151,6 @@ def _canned(name: str, query) -> dict:
 
 def describe_api(app, server_url: str) -> dict:
     """The OpenAPI document of ``app`` served at ``server_url``."""
-    from yili_kg.service.queries import load_queries
 
     paths: dict[str, dict] = {}
     used: set[str] = set()
@@ -214,7 +215,6 @@ def describe_api(app, server_url: str) -> dict:
 
 
 def _version() -> str:
-    from importlib import metadata
 
     return metadata.version("yili-kg")
 

@@ -12,6 +12,9 @@ from yili_kg.service.catalog import DOWNLOADS
 from yili_kg.service.formats import OFFERS, format_params, negotiate
 from yili_kg.service.queries import bindings_for, load_queries, service_query
 
+# The exports, pictures' machinery and rdflib are imported inside the views that use them: this
+# module is imported at the service's start (cold start ≤ 0.5 s).
+
 bp = Blueprint("pages", __name__)
 
 EXAMPLES = [

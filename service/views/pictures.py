@@ -13,8 +13,11 @@ from collections.abc import Callable
 from html import escape  # &, <, > and quotes: safe in SVG text and attributes
 
 from flask import Blueprint, Response, current_app, render_template, request
+from rdflib import URIRef
 
-from yili_kg.service.queries import service_query
+from yili_kg.service.queries import Param, Resolver, service_query
+from yili_kg.service.views.pages import run_canned
+from yili_kg.service.views.reading import readings, remembered
 
 bp = Blueprint("pictures", __name__)
 SVG = "image/svg+xml; charset=utf-8"
@@ -41,7 +44,6 @@ def network_svg(
 ) -> str:
     """The roles as a circle of nodes; an arrow from agent to recipient, wider for more acts.
     With ``rite`` (a slug) only that rite's acts, with ``phase`` only that phase's."""
-    from yili_kg.service.views.pages import run_canned
 
     if rite is None:
         _, answer = run_canned("interactions", {"kind": kind})
@@ -99,9 +101,6 @@ def network_svg(
 
 
 def _rite_edges(kind: str, rite: str, phase: int | None):
-    from rdflib import URIRef
-
-    from yili_kg.service.queries import Param, Resolver
 
     store = current_app.extensions["yili"].store
     kind_iri = Resolver(store).term(Param("kind", "kind", kind, ""), kind)
@@ -167,7 +166,6 @@ def plan_geometry() -> tuple[list[str], Callable[[float, float], tuple[float, fl
     """The plan without roles: its SVG parts (opening tag to the place labels), the function
     from plan coordinates to the picture's, the plan's width, and each place IRI's point
     (made once per dataset version)."""
-    from yili_kg.service.views.reading import remembered
 
     return remembered("plan-geometry", None, _plan_geometry)
 
@@ -227,7 +225,6 @@ def _plan_geometry() -> tuple[list[str], object, float, dict]:
 
 def plan_svg(phase: int | None, rite: str = "xiangshe") -> str:
     """The plan: every place at its coordinates; the roles acting there in the phase."""
-    from rdflib import URIRef
 
     store = current_app.extensions["yili"].store
     parts, point, plan_width, _ = plan_geometry()
@@ -264,7 +261,6 @@ def plan_svg(phase: int | None, rite: str = "xiangshe") -> str:
 
 def _chosen() -> tuple[str | None, int | None]:
     """The rite (a slug the dataset has) and phase index asked for, or None."""
-    from yili_kg.service.views.reading import readings
 
     rite = request.args.get("rite")
     if rite is not None and rite not in {r["slug"] for r in readings().rites()}:
@@ -294,7 +290,6 @@ def plan():
 def pictures():
     """The network (of one rite, or one phase) and the plan of one rite's phase: phases are
     keyed by rite (?rite=xiangyinjiu&phase=7), so no two rites' phases collide."""
-    from yili_kg.service.views.reading import readings, remembered
 
     rite, phase = _chosen()
     rite = rite or "xiangshe"

@@ -18,10 +18,12 @@ from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
+import opencc
 from flask import Blueprint, current_app, render_template, request
 
 from yili_kg.loaders.errors import BadQueryParameter, YiliError
 from yili_kg.loaders.publish.searchindex import INDEX_NAME
+from yili_kg.service.views.reading import reading_url, readings
 
 bp = Blueprint("search", __name__)
 ID = "https://w3id.org/yili/id/"
@@ -60,7 +62,6 @@ def is_cjk(char: str) -> bool:
 
 @cache
 def _converter():
-    import opencc
 
     return opencc.OpenCC("t2s")
 
@@ -300,7 +301,6 @@ def highlight(text: str, spans: list[tuple[int, int]], window: int = 0) -> list[
 
 
 def link(hit: dict) -> str:
-    from yili_kg.service.views.reading import reading_url
 
     if hit["layer"] == "名":
         if hit["phase"]:
@@ -313,7 +313,6 @@ def link(hit: dict) -> str:
 
 def grouped(hits: list[dict]) -> list[dict]:
     """Hits grouped by rite (chapter order) and layer (經, 記, 注 … order)."""
-    from yili_kg.service.views.reading import readings
 
     rites = readings().rites()
     order = {r["slug"]: i for i, r in enumerate(rites)}

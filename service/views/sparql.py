@@ -15,11 +15,14 @@ from dataclasses import dataclass, field, replace
 from urllib.parse import urljoin
 
 from flask import Blueprint, Response, current_app, redirect, request, url_for
+from rdflib import RDF, BNode, Graph, Literal, Namespace, URIRef
 
 from yili_kg.loaders.errors import YiliError
+from yili_kg.loaders.iris import DATASET
 from yili_kg.service import lexer
 from yili_kg.service.formats import NotAcceptable, format_params, negotiate
 from yili_kg.service.store import QueryError, syntax_error
+from yili_kg.service.workers import Job
 
 bp = Blueprint("sparql", __name__)
 
@@ -177,7 +180,6 @@ def _params() -> tuple[str | None, list[str], list[str]]:
 
 @bp.route("/sparql", methods=["GET", "POST", "OPTIONS"])
 def sparql():
-    from yili_kg.service.workers import Job
 
     if request.method == "OPTIONS":
         return Response(status=204)
@@ -257,9 +259,6 @@ def _response(answer: tuple[str, bytes, bool], media: str, max_rows) -> Response
 
 def service_description() -> Response:
     """The SPARQL 1.1 Service Description of the endpoint (Turtle, or by Accept)."""
-    from rdflib import RDF, BNode, Graph, Literal, Namespace, URIRef
-
-    from yili_kg.loaders.iris import DATASET
 
     sd = Namespace("http://www.w3.org/ns/sparql-service-description#")
     formats = Namespace("http://www.w3.org/ns/formats/")

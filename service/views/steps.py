@@ -13,6 +13,9 @@ import json
 
 from flask import Blueprint, abort, render_template
 
+from yili_kg.service.views.pictures import plan_geometry
+from yili_kg.service.views.reading import readings, remembered
+
 bp = Blueprint("steps", __name__)
 
 #: facing as a unit vector on the plan (north up, east right)
@@ -79,19 +82,16 @@ def steps_of(reading, where: dict) -> list[dict]:
 
 @bp.route("/pictures/steps/<slug>/<int:index>")
 def steps(slug: str, index: int):
-    from yili_kg.service.views.reading import readings
 
     r = readings()
     rite = r.rite(slug)
     if index not in {t["index"] for t in r.toc(slug)}:
         abort(404, f"{slug} has no phase {index}")
-    from yili_kg.service.views.reading import remembered
 
     return remembered("steps", (slug, index), lambda: _page(r, rite, slug, index))
 
 
 def _page(r, rite: dict, slug: str, index: int) -> str:
-    from yili_kg.service.views.pictures import plan_geometry
 
     reading = r.phase(slug, index)
     parts, _, plan_width, where = plan_geometry()
