@@ -93,6 +93,21 @@ def ji_names_no_one(reader, event, text, rl) -> bool:
     return False
 
 
+@rule("finisher-of-act")
+def finisher_of_act(reader, event, text, rl) -> bool:
+    """卒X without a subject (卒盥, 卒洗): by the agent of the last X among the last acts, when
+    someone else declined or answered in between (主人降盥。賓降，主人辭降，賓對。卒盥)."""
+    finish = rl.word("finish")
+    done = event.kind[len(finish) :] if event.kind.startswith(finish) else ""
+    if not done or done not in reader.lex.forms["action"].values():
+        return False
+    for _, earlier in reversed(reader.ctx.history[-int(rl.word("within")) :]):
+        if earlier.kind == done and earlier.agent and earlier.get("neg") != "1":
+            event.set("agent", earlier.agent, "^")  # even when another answered last
+            return True
+    return False
+
+
 @rule("turn-goes-back")
 def turn_goes_back(reader, event, text, rl) -> bool:
     ctx = reader.ctx
