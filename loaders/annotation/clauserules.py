@@ -16,7 +16,7 @@ import re
 from typing import TYPE_CHECKING
 
 from yili_kg.loaders.annotation.annotations import Event
-from yili_kg.loaders.annotation.rules import Rule, rule, word_class, word_values
+from yili_kg.loaders.annotation.rules import Rule, rule, rules, word_class, word_values
 
 if TYPE_CHECKING:
     from yili_kg.loaders.annotation.annotate import ClauseReader, Token
@@ -55,12 +55,13 @@ def all_together(r, tokens, i, rl):
 @rule("skip-adverb")
 def skip_adverb(r, tokens, i, rl):
     token, nxt = tokens[i], _next(tokens, i)
-    if (
-        token.text in word_class("adverb")
-        and nxt is not None
-        and "action" in nxt.kinds
-        and not token.of("role")
-    ):
+    if token.text not in word_class("adverb") or nxt is None or token.of("role"):
+        return None
+    if "action" in nxt.kinds:
+        return 1
+    after = _next(tokens, i + 1)  # 遂下拜: the adverb before the 下 of down-to-bow
+    down = next(x for x in rules("token") if x.id == "down-to-bow").word("down")
+    if nxt.text == down and not nxt.kinds and after is not None and "action" in after.kinds:
         return 1
     return None
 
@@ -211,6 +212,18 @@ def return_to(r, tokens, i, rl):
     r.verb(rl.word("act"), tokens, i)
     r.prep = "to"
     return 2 if yu else 1
+
+
+@rule("down-to-bow")
+def down_to_bow(r, tokens, i, rl):
+    """下拜: 降 (go down the steps), then the bow the next token names."""
+    token, nxt = tokens[i], _next(tokens, i)
+    if token.text != rl.word("down") or token.kinds or nxt is None or "action" not in nxt.kinds:
+        return None
+    if not r.is_a(nxt.of("action"), *rl.words["bow"]):
+        return None
+    r.verb(rl.word("act"), tokens, i)
+    return 1
 
 
 @rule("music-plays")
