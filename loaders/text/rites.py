@@ -338,29 +338,13 @@ def _notes(rows, clauses, clause_segments, segment_spans, raw):
     for row in rows:
         if row.kind not in ("注", "音義", "疏", "考證"):
             continue
-        quote = explains = None
         key = (row.segment, row.kind)
         ordinals[key] = ordinals.get(key, 0) + 1
+        quote = explains = None
         if row.kind == "考證":
-            words = re.split(r"注|疏", row.text.split("○", 1)[0], maxsplit=1)[0]
-            span = _find(folded, words, 0, len(folded)) if len(words) >= 2 else None
-            source = "words"
-            if span is None:  # the words as the 考證 abbreviates them: any four in a row
-                span = _window(folded, fold(words), 4)
-            if span is None:  # words of a note, not of the 經: the segment of that note
-                segment = _note_segment(rows, words)
-                span = segment_spans.get(segment) if segment else None
-                source = "note-words"
+            span, source = _kaozheng_span(rows, row, folded, segment_spans)
         elif row.kind == "疏":
-            # the 疏 that names its extent (釋曰自此至X論Y) explains exactly that span
-            seg_span = segment_spans.get(row.segment)
-            if row.segment in zhu and (row.text.startswith("注") or "注釋曰" in row.text):
-                explains = (row.segment, "注", zhu[row.segment])
-            span, source, quote = (
-                _shu_span(row.text, None, folded, seg_span, (0, len(folded)), "", jing_end)
-                if seg_span
-                else (None, "segment", None)
-            )
+            span, source, quote, explains = _shu_note(row, zhu, folded, segment_spans, jing_end)
         else:
             span = segment_spans.get(row.segment)
             source = "segment"
@@ -368,12 +352,7 @@ def _notes(rows, clauses, clause_segments, segment_spans, raw):
                 zhu[row.segment] = ordinals[key]
         ids = tuple(c.id for c in clauses if span and c.start < span[1] and c.end > span[0])
         if not ids and by_segment:
-            # its quoted words found nowhere: the note still stands where the edition prints
-            # it, so it comments on the clauses of that segment (or of the nearest one before
-            # it that has clauses: a 考證 at the juan's end); no note is left unattached
-            before = [n for n in by_segment if row.segment is None or n <= row.segment]
-            near = max(before) if before else min(by_segment)
-            ids, span, source = tuple(by_segment[near]), segment_spans[near], "segment"
+            ids, span, source = _where_printed(row, by_segment, segment_spans)
         yield Note(
             kind=row.kind,
             segment=row.segment,
@@ -388,3 +367,44 @@ def _notes(rows, clauses, clause_segments, segment_spans, raw):
             quote=quote,
             explains=explains,
         )
+
+
+def _kaozheng_span(rows, row, folded: str, segment_spans):
+    """The span of a 考證 (its words, else any four of them in a row, else the note quoting
+    them) and how it was found."""
+    words = re.split(r"注|疏", row.text.split("○", 1)[0], maxsplit=1)[0]
+    span = _find(folded, words, 0, len(folded)) if len(words) >= 2 else None
+    source = "words"
+    if span is None:  # the words as the 考證 abbreviates them: any four in a row
+        span = _window(folded, fold(words), 4)
+    if span is None:  # words of a note, not of the 經: the segment of that note
+        segment = _note_segment(rows, words)
+        span = segment_spans.get(segment) if segment else None
+        source = "note-words"
+    return span, source
+
+
+def _shu_note(row, zhu, folded: str, segment_spans, jing_end: int):
+    """The span a 疏 explains, how it was found, the words it quotes, and the 注 it explains
+    (a 疏 of the 注: the segment's last 注)."""
+    explains = None
+    seg_span = segment_spans.get(row.segment)
+    if row.segment in zhu and (row.text.startswith("注") or "注釋曰" in row.text):
+        explains = (row.segment, "注", zhu[row.segment])
+    if not seg_span:
+        return None, "segment", None, explains
+    # the 疏 that names its extent (釋曰自此至X論Y) explains exactly that span
+    span, source, quote = _shu_span(
+        row.text, None, folded, seg_span, (0, len(folded)), "", jing_end
+    )
+    return span, source, quote, explains
+
+
+def _where_printed(row, by_segment, segment_spans):
+    """The clauses, span and source of a note whose quoted words are found nowhere."""
+    # the note still stands where the edition prints it, so it comments on the clauses of
+    # that segment (or of the nearest one before it that has clauses: a 考證 at the juan's
+    # end); no note is left unattached
+    before = [n for n in by_segment if row.segment is None or n <= row.segment]
+    near = max(before) if before else min(by_segment)
+    return tuple(by_segment[near]), segment_spans[near], "segment"
