@@ -48,65 +48,86 @@ def marked(text: str) -> tuple[str, dict[int, str], set[int], set[int]]:
     ``clause`` after character ``i``; a quotation opens before character ``i`` in ``opens``
     and closes after character ``i`` in ``closes``.
     """
-    chars: list[str] = []
-    breaks: dict[int, str] = {}
-    opens: set[int] = set()
-    closes: set[int] = set()
-    depth = 0  # inside a quotation: its marks are the speaker's, not the clause's
-    inner: dict[int, str] = {}  # the marks inside it, by the character they follow
-    opened: tuple[int, str | None] | None = None  # where it opened, the mark dropped before it
-
-    def unquote() -> None:
-        """The quotation is none: its marks, and the one dropped before it, are the text's."""
-        nonlocal depth, inner, opened
-        assert opened is not None
-        at, before = opened
-        opens.discard(at)
-        if before is not None:
-            breaks[at - 1] = before
-        breaks.update(inner)
-        depth, inner, opened = 0, {}, None
-
+    marks = _Marks()
     for at_char, ch in enumerate(text):
-        if ch == "\n" and depth and not _closes_first(text, at_char + 1):
+        if ch == "\n" and marks.depth and not _closes_first(text, at_char + 1):
             # The edition goes on with some quotations in the next paragraph (鄉射禮's
             # 賓對曰：“某不能。⏎為二三子。”) and leaves others unclosed (士昏禮's
             # 曰：“某以非他故，不足以辱命，⏎對曰：“…): one that the next paragraph does not
             # close first is no quotation.
-            unquote()
-            continue
-        if ch not in PUNCTUATION:
-            chars.append(ch)
-            continue
-        last = len(chars) - 1
+            marks.unquote()
+        elif ch not in PUNCTUATION:
+            marks.chars.append(ch)
+        else:
+            marks.punctuation(ch)
+    if marks.depth:  # unclosed at the end of the text
+        marks.unquote()
+    return "".join(marks.chars), marks.breaks, marks.opens, marks.closes
+
+
+class _Marks:
+    """The characters and marks of a punctuated text, as :func:`marked` reads it."""
+
+    def __init__(self) -> None:
+        self.chars: list[str] = []
+        self.breaks: dict[int, str] = {}
+        self.opens: set[int] = set()
+        self.closes: set[int] = set()
+        self.depth = 0  # inside a quotation: its marks are the speaker's, not the clause's
+        self.inner: dict[int, str] = {}  # the marks inside it, by the character they follow
+        # where it opened, the mark dropped before it
+        self.opened: tuple[int, str | None] | None = None
+
+    def unquote(self) -> None:
+        """The quotation is none: its marks, and the one dropped before it, are the text's."""
+        assert self.opened is not None
+        at, before = self.opened
+        self.opens.discard(at)
+        if before is not None:
+            self.breaks[at - 1] = before
+        self.breaks.update(self.inner)
+        self.depth, self.inner, self.opened = 0, {}, None
+
+    def punctuation(self, ch: str) -> None:
+        """Read one punctuation mark: a quotation's open or close, or a break (句讀)."""
+        last = len(self.chars) - 1  # the character the mark follows
         if ch in OPEN_QUOTE:
-            if depth == 0:
-                opens.add(len(chars))
-                before = breaks.get(last)
-                if before == "clause":
-                    del breaks[last]  # 曰：「…」 — the speech stays with the clause saying it
-                opened = (len(chars), before if before == "clause" else None)
-            depth += 1
+            self._open_quote(last)
         elif ch in CLOSE_QUOTE:
-            if depth == 0:
-                continue  # the close of a quotation opened in an earlier paragraph
-            depth -= 1
-            if depth == 0 and last >= 0:
-                closes.add(last)
-                if last in inner:  # 「請。」: the speech's last mark ends the clause after it
-                    breaks[last] = inner[last]
-                inner.clear()
-                opened = None
-        elif depth:
-            if last >= 0 and (ch in SENTENCE or (ch in CLAUSE and inner.get(last) != "sentence")):
-                inner[last] = "sentence" if ch in SENTENCE else "clause"
+            self._close_quote(last)
+        elif self.depth:
+            self._inner_break(ch, last)
         elif ch in SENTENCE and last >= 0:
-            breaks[last] = "sentence"
-        elif ch in CLAUSE and last >= 0 and breaks.get(last) != "sentence":
-            breaks[last] = "clause"
-    if depth:  # unclosed at the end of the text
-        unquote()
-    return "".join(chars), breaks, opens, closes
+            self.breaks[last] = "sentence"
+        elif ch in CLAUSE and last >= 0 and self.breaks.get(last) != "sentence":
+            self.breaks[last] = "clause"
+
+    def _open_quote(self, last: int) -> None:
+        """A quotation (or one inside it) opens before the next character."""
+        if self.depth == 0:
+            self.opens.add(len(self.chars))
+            before = self.breaks.get(last)
+            if before == "clause":
+                del self.breaks[last]  # 曰：「…」 — the speech stays with the clause saying it
+            self.opened = (len(self.chars), before if before == "clause" else None)
+        self.depth += 1
+
+    def _close_quote(self, last: int) -> None:
+        """A quotation (or one inside it) closes after character ``last``."""
+        if self.depth == 0:
+            return  # the close of a quotation opened in an earlier paragraph
+        self.depth -= 1
+        if self.depth == 0 and last >= 0:
+            self.closes.add(last)
+            if last in self.inner:  # 「請。」: the speech's last mark ends the clause after it
+                self.breaks[last] = self.inner[last]
+            self.inner.clear()
+            self.opened = None
+
+    def _inner_break(self, ch: str, last: int) -> None:
+        """A break inside a quotation: kept apart, the text's only if the quotation is none."""
+        if last >= 0 and (ch in SENTENCE or (ch in CLAUSE and self.inner.get(last) != "sentence")):
+            self.inner[last] = "sentence" if ch in SENTENCE else "clause"
 
 
 def _closes_first(text: str, start: int) -> bool:

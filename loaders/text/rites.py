@@ -26,8 +26,13 @@ from dataclasses import dataclass, replace
 from functools import cache
 
 from yili_kg.loaders.errors import YiliError
+from yili_kg.loaders.text.breaks import (
+    Projection,
+    punctuated_chapters,
+    rite_projection,
+    zhuan_spans,
+)
 from yili_kg.loaders.text.breaks import cut as breaks_cut
-from yili_kg.loaders.text.breaks import punctuated_chapters, rite_projection, zhuan_spans
 from yili_kg.loaders.text.published import published_passages, stable_ids
 from yili_kg.loaders.text.punctuate import default_model
 from yili_kg.loaders.text.ritetable import RiteInfo, read_rites, rite_info  # noqa: F401 (RiteInfo re-exported)
@@ -100,102 +105,149 @@ def build_rite_layer(slug: str) -> TextLayer:
     info = OTHER_RITES[slug]
     rows = rite_rows(slug)
     segments = jing_segments(rows)
-    model = default_model()
-    raw_parts: list[str] = []
-    offset = 0
-    passages: list[Passage] = []
-    segment_spans: dict[int, tuple[int, int]] = {}
-    clause_segments: dict[str, tuple[int, ...]] = {}
-    clause_pages: dict[str, str] = {}
-    division = "jing"
     projection = rite_projection(slug)
     zhuan = _zhuan_of(segments, slug) if projection is not None else []
-    at_projection = 0  # offset of the segment in the projection's text (segments joined)
+    cutting = _Cutting(default_model(), projection, zhuan)
     for seg in segments:
+        cutting.segment(seg)
+    raw = "\n".join(cutting.raw_parts)
+    passages, retired, renamed = _keep_published_ids(slug, cutting.passages)
+    clause_segments = {renamed.get(k, k): v for k, v in cutting.clause_segments.items()}
+    clause_pages = {renamed.get(k, k): v for k, v in cutting.clause_pages.items()}
+    phases = _phases(info, rows, _sections(rows, segments), passages, clause_segments)
+    clauses = [p for p in passages if p.level == "clause"]
+    notes = tuple(_notes(rows, clauses, clause_segments, cutting.segment_spans, raw))
+    return TextLayer(
+        rite=slug,
+        raw=raw,
+        passages=tuple(passages),
+        phases=phases,
+        passage_phases=_passage_phases(passages, phases),
+        clause_segments=clause_segments,
+        clause_pages=clause_pages,
+        segment_spans=cutting.segment_spans,
+        notes=notes,
+        by_id={p.id: p for p in passages},
+        base_witness=f"{slug}-kanripo-jing",
+        retired=tuple(retired),
+    )
+
+
+class _Cutting:
+    """The 經 segments of a rite cut into passages (paragraphs, sentences, clauses), in order."""
+
+    def __init__(self, model, projection: Projection | None, zhuan: list[tuple[int, int]]):
+        self.model = model
+        self.projection = projection
+        self.zhuan = zhuan
+        self.raw_parts: list[str] = []
+        self.offset = 0
+        self.passages: list[Passage] = []
+        self.segment_spans: dict[int, tuple[int, int]] = {}
+        self.clause_segments: dict[str, tuple[int, ...]] = {}
+        self.clause_pages: dict[str, str] = {}
+        self.division = "jing"
+        self.at_projection = 0  # offset of the segment in the projection's text (segments joined)
+
+    def segment(self, seg) -> None:
+        """Cut one 經 segment: the 記's heading where the 記 begins, then each of its pieces."""
         text = seg.text
-        start = offset
-        raw_parts.append(text)
-        offset += len(text) + 1
-        segment_spans[seg.number] = (start, start + len(text))
+        start = self.offset
+        self.raw_parts.append(text)
+        self.offset += len(text) + 1
+        self.segment_spans[seg.number] = (start, start + len(text))
         reading = read_as_base(text)
         body = 0
-        if reading.startswith("記") and division == "jing":
-            division = "ji"
-            passages.append(_passage("ji/0", "heading", division, text[:1], reading[:1], start))
-            body = 1
-        # the segment's pieces: its 經 (or 記), and in 喪服 its 傳 from 傳曰 on
-        pieces = [(division, body, len(text))]
-        for lo, _hi in zhuan:
-            if at_projection <= lo < at_projection + len(text):
-                cut_at = max(lo - at_projection, body)
-                pieces = [(division, body, cut_at), ("zhuan", cut_at, len(text))]
-                break
-        for piece_division, lo, hi in pieces:
-            if hi <= lo:
-                continue
-            pid = f"{piece_division}/{seg.number}"
-            passages.append(
-                _passage(pid, "paragraph", piece_division, text[lo:hi], reading[lo:hi], start + lo)
+        if reading.startswith("記") and self.division == "jing":
+            self.division = "ji"
+            self.passages.append(
+                _passage("ji/0", "heading", self.division, text[:1], reading[:1], start)
             )
-            position = lo
-            if seg.number == 1:
-                cut = [[reading]]  # the title
-            elif piece_division == "zhuan" and reading[lo:hi].startswith("傳曰"):
-                # the punctuated text has no 傳: 傳曰 is its own clause, the learnt 句讀 the rest
-                rest = model.punctuate(reading[lo + 2 : hi]) if hi > lo + 2 else []
-                cut = [[reading[lo : lo + 2]], *rest]
-            elif projection is None or piece_division == "zhuan":
-                cut = model.punctuate(reading[lo:hi])  # no punctuated text: the learnt 句讀
-            else:
-                cut = breaks_cut(reading[lo:hi], at_projection + lo, projection)
-            for s_number, sentence in enumerate(cut, start=1):
-                sid = f"{pid}.{s_number}"
-                length = sum(len(c) for c in sentence)
-                passages.append(
+            body = 1
+        for piece_division, lo, hi in self._pieces(len(text), body):
+            if hi > lo:
+                self._piece(seg, piece_division, lo, hi, text, reading, start)
+        self.at_projection += len(text)
+
+    def _pieces(self, size: int, body: int) -> list[tuple[str, int, int]]:
+        """The segment's pieces: its 經 (or 記), and in 喪服 its 傳 from 傳曰 on."""
+        for lo, _hi in self.zhuan:
+            if self.at_projection <= lo < self.at_projection + size:
+                cut_at = max(lo - self.at_projection, body)
+                return [(self.division, body, cut_at), ("zhuan", cut_at, size)]
+        return [(self.division, body, size)]
+
+    def _sentences(self, number: int, division: str, reading: str, lo: int, hi: int):
+        """The piece ``reading[lo:hi]`` cut into sentences of clauses (句讀)."""
+        if number == 1:
+            return [[reading]]  # the title
+        if division == "zhuan" and reading[lo:hi].startswith("傳曰"):
+            # the punctuated text has no 傳: 傳曰 is its own clause, the learnt 句讀 the rest
+            rest = self.model.punctuate(reading[lo + 2 : hi]) if hi > lo + 2 else []
+            return [[reading[lo : lo + 2]], *rest]
+        if self.projection is None or division == "zhuan":
+            return self.model.punctuate(reading[lo:hi])  # no punctuated text: the learnt 句讀
+        return breaks_cut(reading[lo:hi], self.at_projection + lo, self.projection)
+
+    def _piece(self, seg, division: str, lo: int, hi: int, text: str, reading: str, start: int):
+        """One piece of a segment: its paragraph, then each sentence and its clauses."""
+        pid = f"{division}/{seg.number}"
+        self.passages.append(
+            _passage(pid, "paragraph", division, text[lo:hi], reading[lo:hi], start + lo)
+        )
+        position = lo
+        for s_number, sentence in enumerate(
+            self._sentences(seg.number, division, reading, lo, hi), start=1
+        ):
+            sid = f"{pid}.{s_number}"
+            length = sum(len(c) for c in sentence)
+            self.passages.append(
+                _passage(
+                    sid,
+                    "sentence",
+                    division,
+                    text[position : position + length],
+                    reading[position : position + length],
+                    start + position,
+                    pid,
+                )
+            )
+            for c_number, clause in enumerate(sentence, start=1):
+                cid = f"{sid}.{c_number}"
+                self.passages.append(
                     _passage(
-                        sid,
-                        "sentence",
-                        piece_division,
-                        text[position : position + length],
-                        reading[position : position + length],
+                        cid,
+                        "clause",
+                        division,
+                        text[position : position + len(clause)],
+                        clause,
                         start + position,
-                        pid,
+                        sid,
                     )
                 )
-                for c_number, clause in enumerate(sentence, start=1):
-                    cid = f"{sid}.{c_number}"
-                    passages.append(
-                        _passage(
-                            cid,
-                            "clause",
-                            piece_division,
-                            text[position : position + len(clause)],
-                            clause,
-                            start + position,
-                            sid,
-                        )
-                    )
-                    clause_segments[cid] = (seg.number,)
-                    clause_pages[cid] = seg.page
-                    position += len(clause)
-        at_projection += len(text)
-    raw = "\n".join(raw_parts)
-    passages, retired, renamed = _keep_published_ids(slug, passages)
-    clause_segments = {renamed.get(k, k): v for k, v in clause_segments.items()}
-    clause_pages = {renamed.get(k, k): v for k, v in clause_pages.items()}
+                self.clause_segments[cid] = (seg.number,)
+                self.clause_pages[cid] = seg.page
+                position += len(clause)
 
+
+def _sections(rows, segments) -> list[list[int]]:
+    """The segment numbers of each ○ section of the edition, in order."""
     breaks = [r.segment for r in rows if r.kind == "○"]
     sections: list[list[int]] = [[]]
     for seg in segments:
         sections[-1].append(seg.number)
         if seg.number in breaks:
             sections.append([])
-    sections = [s for s in sections if s]
+    return [s for s in sections if s]
+
+
+def _phases(info, rows, sections, passages, clause_segments) -> tuple[Section, ...]:
+    """The rite's phases: its ○ sections, each named by its 疏 or its first clause."""
     first_clause: dict[int, str] = {}
     for p in passages:
         if p.level == "clause":
             first_clause.setdefault(clause_segments[p.id][0], p.text)
-    phases = tuple(
+    return tuple(
         Section(
             n,
             _section_name(rows, tuple(numbers), first_clause.get(numbers[0], "")),
@@ -204,6 +256,10 @@ def build_rite_layer(slug: str) -> TextLayer:
         )
         for n, numbers in enumerate(sections, start=1)
     )
+
+
+def _passage_phases(passages, phases) -> dict[str, tuple[int, ...]]:
+    """The phase of each passage: that of its segment (a heading: of the paragraph after it)."""
     phase_of_segment = {s: ph.index for ph in phases for s in ph.segments}
     passage_phases: dict[str, tuple[int, ...]] = {}
     for p in passages:
@@ -211,22 +267,7 @@ def build_rite_layer(slug: str) -> TextLayer:
             passage_phases[p.id] = (phase_of_segment[_segment_of(passages, p)],)
             continue
         passage_phases[p.id] = (phase_of_segment[int(p.id.split("/")[1].split(".")[0])],)
-    clauses = [p for p in passages if p.level == "clause"]
-    notes = tuple(_notes(rows, clauses, clause_segments, segment_spans, raw))
-    return TextLayer(
-        rite=slug,
-        raw=raw,
-        passages=tuple(passages),
-        phases=phases,
-        passage_phases=passage_phases,
-        clause_segments=clause_segments,
-        clause_pages=clause_pages,
-        segment_spans=segment_spans,
-        notes=notes,
-        by_id={p.id: p for p in passages},
-        base_witness=f"{slug}-kanripo-jing",
-        retired=tuple(retired),
-    )
+    return passage_phases
 
 
 def _keep_published_ids(slug, passages):
@@ -297,29 +338,13 @@ def _notes(rows, clauses, clause_segments, segment_spans, raw):
     for row in rows:
         if row.kind not in ("注", "音義", "疏", "考證"):
             continue
-        quote = explains = None
         key = (row.segment, row.kind)
         ordinals[key] = ordinals.get(key, 0) + 1
+        quote = explains = None
         if row.kind == "考證":
-            words = re.split(r"注|疏", row.text.split("○", 1)[0], maxsplit=1)[0]
-            span = _find(folded, words, 0, len(folded)) if len(words) >= 2 else None
-            source = "words"
-            if span is None:  # the words as the 考證 abbreviates them: any four in a row
-                span = _window(folded, fold(words), 4)
-            if span is None:  # words of a note, not of the 經: the segment of that note
-                segment = _note_segment(rows, words)
-                span = segment_spans.get(segment) if segment else None
-                source = "note-words"
+            span, source = _kaozheng_span(rows, row, folded, segment_spans)
         elif row.kind == "疏":
-            # the 疏 that names its extent (釋曰自此至X論Y) explains exactly that span
-            seg_span = segment_spans.get(row.segment)
-            if row.segment in zhu and (row.text.startswith("注") or "注釋曰" in row.text):
-                explains = (row.segment, "注", zhu[row.segment])
-            span, source, quote = (
-                _shu_span(row.text, None, folded, seg_span, (0, len(folded)), "", jing_end)
-                if seg_span
-                else (None, "segment", None)
-            )
+            span, source, quote, explains = _shu_note(row, zhu, folded, segment_spans, jing_end)
         else:
             span = segment_spans.get(row.segment)
             source = "segment"
@@ -327,12 +352,7 @@ def _notes(rows, clauses, clause_segments, segment_spans, raw):
                 zhu[row.segment] = ordinals[key]
         ids = tuple(c.id for c in clauses if span and c.start < span[1] and c.end > span[0])
         if not ids and by_segment:
-            # its quoted words found nowhere: the note still stands where the edition prints
-            # it, so it comments on the clauses of that segment (or of the nearest one before
-            # it that has clauses: a 考證 at the juan's end); no note is left unattached
-            before = [n for n in by_segment if row.segment is None or n <= row.segment]
-            near = max(before) if before else min(by_segment)
-            ids, span, source = tuple(by_segment[near]), segment_spans[near], "segment"
+            ids, span, source = _where_printed(row, by_segment, segment_spans)
         yield Note(
             kind=row.kind,
             segment=row.segment,
@@ -347,3 +367,44 @@ def _notes(rows, clauses, clause_segments, segment_spans, raw):
             quote=quote,
             explains=explains,
         )
+
+
+def _kaozheng_span(rows, row, folded: str, segment_spans):
+    """The span of a 考證 (its words, else any four of them in a row, else the note quoting
+    them) and how it was found."""
+    words = re.split(r"注|疏", row.text.split("○", 1)[0], maxsplit=1)[0]
+    span = _find(folded, words, 0, len(folded)) if len(words) >= 2 else None
+    source = "words"
+    if span is None:  # the words as the 考證 abbreviates them: any four in a row
+        span = _window(folded, fold(words), 4)
+    if span is None:  # words of a note, not of the 經: the segment of that note
+        segment = _note_segment(rows, words)
+        span = segment_spans.get(segment) if segment else None
+        source = "note-words"
+    return span, source
+
+
+def _shu_note(row, zhu, folded: str, segment_spans, jing_end: int):
+    """The span a 疏 explains, how it was found, the words it quotes, and the 注 it explains
+    (a 疏 of the 注: the segment's last 注)."""
+    explains = None
+    seg_span = segment_spans.get(row.segment)
+    if row.segment in zhu and (row.text.startswith("注") or "注釋曰" in row.text):
+        explains = (row.segment, "注", zhu[row.segment])
+    if not seg_span:
+        return None, "segment", None, explains
+    # the 疏 that names its extent (釋曰自此至X論Y) explains exactly that span
+    span, source, quote = _shu_span(
+        row.text, None, folded, seg_span, (0, len(folded)), "", jing_end
+    )
+    return span, source, quote, explains
+
+
+def _where_printed(row, by_segment, segment_spans):
+    """The clauses, span and source of a note whose quoted words are found nowhere."""
+    # the note still stands where the edition prints it, so it comments on the clauses of
+    # that segment (or of the nearest one before it that has clauses: a 考證 at the juan's
+    # end); no note is left unattached
+    before = [n for n in by_segment if row.segment is None or n <= row.segment]
+    near = max(before) if before else min(by_segment)
+    return tuple(by_segment[near]), segment_spans[near], "segment"
