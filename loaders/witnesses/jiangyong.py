@@ -204,39 +204,62 @@ def _core(text: str) -> str:
     return fold("".join(c for c in text if c not in PUNCTUATION))
 
 
+def _search_jing(s: str, cores: list[str], i: int, p: int, rights: list[int]) -> int:
+    """Where 經 clause ``i`` (three characters or more) is found from ``p``, or -1.
+
+    It is looked for within WINDOW of ``p``; if a 右 line stands there, up to the 右 after it.
+    """
+    t = cores[i]
+    k = bisect_left(rights, p)
+    near = k < len(rights) and rights[k] < p + WINDOW
+    q = s.find(t, p, rights[k + 1] if near and k + 1 < len(rights) else p + WINDOW)
+    if q >= 0 and near and q > rights[k] and i + 1 < len(cores):  # past a 右: the next must follow
+        e = q + len(t)
+        q = q if s.find(cores[i + 1], e, e + 60 + len(cores[i + 1])) >= 0 else -1
+    while q >= 0 and (again := s.find(t, q + 1, q + 2 * len(t))) >= 0:
+        q = again  # a 注 ending with the words of the next clause (古文曰受酬者不拜)
+    return q
+
+
+def _between(
+    s: str, cores: list[str], spans: list[Span | None], i: int
+) -> tuple[Span, bool, list[Span]]:
+    """Span of unplaced 經 clause ``i`` between its placed neighbours, whether exact, 注 inside.
+
+    Found exactly if it can be; else fitted (:func:`_fit`), the gaps of more than three
+    characters inside it being 注.
+    """
+    n = len(cores)
+    j = next((k for k in range(i, n) if spans[k]), n)
+    before, after = spans[i - 1] if i else None, spans[j] if j < n else None
+    lo, hi, t = before[1] if before else 0, after[0] if after else len(s), cores[i]
+    last = j == i + 1 and s.endswith(t, lo, hi)  # right before the next placed clause
+    q = lo if s.startswith(t, lo) else hi - len(t) if last else s.find(t, lo, hi)
+    if q >= 0:
+        return (q, q + len(t)), True, []
+    pos = _fit(t, s[lo:hi])[0] if hi > lo else []
+    inner = [(lo + a + 1, lo + b) for a, b in zip(pos, pos[1:], strict=False) if b - a > 3]
+    return ((lo + pos[0], lo + pos[-1] + 1) if pos else (lo, lo)), False, inner
+
+
 def place_jing(s: str, cores: list[str], rights: list[int]):  # 經文定位
     """Spans of the 經 clauses in the folded stream, whether each is exact, and 注 inside any."""
     n, p, exact = len(cores), 0, [True] * len(cores)
     spans: list[Span | None] = [None] * n
     inner: dict[int, list[Span]] = {}
-    for i, t in enumerate(cores):
+    for i, t in enumerate(cores):  # in base order from a moving pointer: exact, else searched
         if s.startswith(t, p):
-            spans[i], p = (p, p + len(t)), p + len(t)
-        elif len(t) >= 3:
-            k = bisect_left(rights, p)
-            near = k < len(rights) and rights[k] < p + WINDOW
-            q = s.find(t, p, rights[k + 1] if near and k + 1 < len(rights) else p + WINDOW)
-            if q >= 0 and near and q > rights[k] and i + 1 < n:  # past a 右: the next must follow
-                e = q + len(t)
-                q = q if s.find(cores[i + 1], e, e + 60 + len(cores[i + 1])) >= 0 else -1
-            while q >= 0 and (again := s.find(t, q + 1, q + 2 * len(t))) >= 0:
-                q = again  # a 注 ending with the words of the next clause (古文曰受酬者不拜)
-            if q >= 0:
-                spans[i], p = (q, q + len(t)), q + len(t)
+            q = p
+        else:
+            q = _search_jing(s, cores, i, p, rights) if len(t) >= 3 else -1
+        if q >= 0:
+            spans[i], p = (q, q + len(t)), q + len(t)
     for i in range(n):  # short and variant clauses, between their placed neighbours
         if spans[i]:
             continue
-        j = next((k for k in range(i, n) if spans[k]), n)
-        before, after = spans[i - 1] if i else None, spans[j] if j < n else None
-        lo, hi, t = before[1] if before else 0, after[0] if after else len(s), cores[i]
-        last = j == i + 1 and s.endswith(t, lo, hi)  # right before the next placed clause
-        q = lo if s.startswith(t, lo) else hi - len(t) if last else s.find(t, lo, hi)
-        if q >= 0:
-            spans[i] = (q, q + len(t))
-            continue
-        pos, exact[i] = _fit(t, s[lo:hi])[0] if hi > lo else [], False
-        spans[i] = (lo + pos[0], lo + pos[-1] + 1) if pos else (lo, lo)
-        inner[i] = [(lo + a + 1, lo + b) for a, b in zip(pos, pos[1:], strict=False) if b - a > 3]
+        spans[i], exact[i], inside = _between(s, cores, spans, i)
+        if not exact[i]:
+            inner[i] = inside
     return spans, exact, inner
 
 
