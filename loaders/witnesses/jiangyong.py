@@ -263,58 +263,95 @@ def place_jing(s: str, cores: list[str], rights: list[int]):  # 經文定位
     return spans, exact, inner
 
 
+@dataclass
+class _JiPlacer:
+    """The 記 clauses being placed in the regions after the 右 lines (see :func:`place_ji`)."""
+
+    s: str
+    cores: list[str]
+    parents: list[str]
+    regions: list[Span]
+    spans: list[Span | None]
+    exact: list[bool]
+
+    def region(self, q: int) -> int:
+        """Index of the region holding stream index ``q``."""
+        return bisect_right([a for a, _ in self.regions], q) - 1
+
+    def taken(self, q: int, e: int) -> bool:
+        """Whether [q, e) overlaps a clause already placed."""
+        return any(sp and q < sp[1] and sp[0] < e for sp in self.spans)
+
+    def pick(self, i: int, t: str) -> int | None:
+        """Where ``t`` (clause ``i`` on) is free in a region: within 200 after the clause placed
+        last before ``i``, in its region, if it can be; else the first free place."""
+        s, spans = self.s, self.spans
+        hits = [a + m.start() for a, b in self.regions for m in re.finditer(re.escape(t), s[a:b])]
+        hits = [q for q in hits if not self.taken(q, q + len(t))]
+        last = next((spans[k] for k in range(i - 1, -1, -1) if spans[k]), None)
+        near = [
+            q
+            for q in hits
+            if last and 0 <= q - last[1] <= 200 and self.region(q) == self.region(last[0])
+        ]
+        return (near or hits)[0] if near or hits else None
+
+    def sentences(self) -> None:
+        """Place whole sentences (the clauses of one parent) of three characters or more."""
+        cores, parents = self.cores, self.parents
+        for parent in dict.fromkeys(parents):
+            members = [i for i in range(len(cores)) if parents[i] == parent]
+            t = "".join(cores[i] for i in members)
+            if len(t) >= 3 and (q := self.pick(members[0], t)) is not None:
+                for i in members:
+                    self.spans[i], q = (q, q + len(cores[i])), q + len(cores[i])
+
+    def tries(self, i: int, t: str) -> list[tuple[int, int, bool, bool]]:
+        """Where clause ``i`` may stand next to a placed neighbour, in one region:
+        (lo, hi, right after the clause before?, may be fitted?)."""
+        spans, parents, regions = self.spans, self.parents, self.regions
+        tries: list[tuple[int, int, bool, bool]] = []
+        if i and (prev := spans[i - 1]):
+            hi = min(prev[1] + len(t) + 2, regions[self.region(prev[0])][1])
+            tries.append((prev[1], hi, True, parents[i - 1] == parents[i] or len(t) > 2))
+        if i + 1 < len(spans) and (nxt := spans[i + 1]) and parents[i + 1] == parents[i]:
+            lo = max(nxt[0] - len(t) - 2, regions[self.region(nxt[0])][0])
+            tries.append((lo, nxt[0], False, True))
+        return tries
+
+    def beside(self, i: int, t: str) -> None:
+        """Place short or variant clause ``i`` right next to a placed neighbour: exactly if it
+        can be, else fitted (:func:`_fit`) if at least half its characters agree."""
+        tries = self.tries(i, t)
+        for lo, hi, after, _ in tries:
+            q = lo if after else hi - len(t)
+            if q >= lo and self.s.startswith(t, q) and not self.taken(q, q + len(t)):
+                self.spans[i] = (q, q + len(t))
+                return
+        for lo, hi, _, fits in tries if len(t) > 1 else ():
+            pos, equal = _fit(t, self.s[lo:hi]) if fits else ([], 0)
+            if 2 * equal >= len(t) and not self.taken(lo + pos[0], lo + pos[-1] + 1):
+                self.spans[i], self.exact[i] = (lo + pos[0], lo + pos[-1] + 1), False
+                return
+
+
 def place_ji(s: str, cores: list[str], parents: list[str], regions: list[Span]):  # 記文定位
     """Spans of the 記 clauses in the regions after the 右 lines (None: not in 001).
 
     Whole sentences first, then clauses of three characters or more, then short and variant
     clauses right next to a placed neighbour (fitted only inside their sentence, or if long).
     """
-    n, exact = len(cores), [True] * len(cores)
-    spans: list[Span | None] = [None] * n
-    region = lambda q: bisect_right([a for a, _ in regions], q) - 1  # noqa: E731
-    taken = lambda q, e: any(sp and q < sp[1] and sp[0] < e for sp in spans)  # noqa: E731
-
-    def pick(i: int, t: str) -> int | None:
-        hits = [a + m.start() for a, b in regions for m in re.finditer(re.escape(t), s[a:b])]
-        hits = [q for q in hits if not taken(q, q + len(t))]
-        last = next((spans[k] for k in range(i - 1, -1, -1) if spans[k]), None)
-        near = [
-            q for q in hits if last and 0 <= q - last[1] <= 200 and region(q) == region(last[0])
-        ]
-        return (near or hits)[0] if near or hits else None
-
-    for parent in dict.fromkeys(parents):
-        members = [i for i in range(n) if parents[i] == parent]
-        t = "".join(cores[i] for i in members)
-        if len(t) >= 3 and (q := pick(members[0], t)) is not None:
-            for i in members:
-                spans[i], q = (q, q + len(cores[i])), q + len(cores[i])
+    n = len(cores)
+    placer = _JiPlacer(s, cores, parents, regions, [None] * n, [True] * n)
+    placer.sentences()
     for i, t in enumerate(cores):
-        if not spans[i] and len(t) >= 3 and (q := pick(i, t)) is not None:
-            spans[i] = (q, q + len(t))
-    for _ in range(3):
+        if not placer.spans[i] and len(t) >= 3 and (q := placer.pick(i, t)) is not None:
+            placer.spans[i] = (q, q + len(t))
+    for _ in range(3):  # a clause placed may be the neighbour of one not yet placed
         for i, t in enumerate(cores):
-            if spans[i]:
-                continue
-            # (lo, hi, right after the clause before?, may be fitted?), in one region
-            tries: list[tuple[int, int, bool, bool]] = []
-            if i and (prev := spans[i - 1]):
-                hi = min(prev[1] + len(t) + 2, regions[region(prev[0])][1])
-                tries.append((prev[1], hi, True, parents[i - 1] == parents[i] or len(t) > 2))
-            if i + 1 < n and (nxt := spans[i + 1]) and parents[i + 1] == parents[i]:
-                lo = max(nxt[0] - len(t) - 2, regions[region(nxt[0])][0])
-                tries.append((lo, nxt[0], False, True))
-            for lo, hi, after, _ in tries:
-                q = lo if after else hi - len(t)
-                if q >= lo and s.startswith(t, q) and not taken(q, q + len(t)):
-                    spans[i], tries = (q, q + len(t)), []
-                    break
-            for lo, hi, _, fits in tries if len(t) > 1 else ():
-                pos, equal = _fit(t, s[lo:hi]) if fits else ([], 0)
-                if 2 * equal >= len(t) and not taken(lo + pos[0], lo + pos[-1] + 1):
-                    spans[i], exact[i] = (lo + pos[0], lo + pos[-1] + 1), False
-                    break
-    return spans, exact
+            if not placer.spans[i]:
+                placer.beside(i, t)
+    return placer.spans, placer.exact
 
 
 @dataclass(frozen=True)
