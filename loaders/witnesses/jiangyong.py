@@ -25,7 +25,7 @@ from pathlib import Path
 from yili_kg.loaders.corpus import corpus_dir, witness_path
 from yili_kg.loaders.errors import SourceError
 from yili_kg.loaders.variants import PUNCTUATION, fold
-from yili_kg.loaders.witnesses.texts import clauses, read_base
+from yili_kg.loaders.witnesses.texts import Passage, clauses, read_base
 
 WITNESS = "xiangshe-jiangyong"
 PAGE_MARK = re.compile(r"^\[(\d+-\d+[ab])\][ \t]*$", re.M)
@@ -40,6 +40,7 @@ NOTE_TAIL = re.compile(
 )
 WINDOW = 400  # longest run of 注 between two 經 clauses of one section, in characters
 Span = tuple[int, int]
+Head = tuple[int, int, str]  # a 右 line: section index, raw offset of 右, witness name
 
 
 @dataclass(frozen=True)
@@ -204,40 +205,135 @@ def _core(text: str) -> str:
     return fold("".join(c for c in text if c not in PUNCTUATION))
 
 
+def _search_jing(s: str, cores: list[str], i: int, p: int, rights: list[int]) -> int:
+    """Where 經 clause ``i`` (three characters or more) is found from ``p``, or -1.
+
+    It is looked for within WINDOW of ``p``; if a 右 line stands there, up to the 右 after it.
+    """
+    t = cores[i]
+    k = bisect_left(rights, p)
+    near = k < len(rights) and rights[k] < p + WINDOW
+    q = s.find(t, p, rights[k + 1] if near and k + 1 < len(rights) else p + WINDOW)
+    if q >= 0 and near and q > rights[k] and i + 1 < len(cores):  # past a 右: the next must follow
+        e = q + len(t)
+        q = q if s.find(cores[i + 1], e, e + 60 + len(cores[i + 1])) >= 0 else -1
+    while q >= 0 and (again := s.find(t, q + 1, q + 2 * len(t))) >= 0:
+        q = again  # a 注 ending with the words of the next clause (古文曰受酬者不拜)
+    return q
+
+
+def _between(
+    s: str, cores: list[str], spans: list[Span | None], i: int
+) -> tuple[Span, bool, list[Span]]:
+    """Span of unplaced 經 clause ``i`` between its placed neighbours, whether exact, 注 inside.
+
+    Found exactly if it can be; else fitted (:func:`_fit`), the gaps of more than three
+    characters inside it being 注.
+    """
+    n = len(cores)
+    j = next((k for k in range(i, n) if spans[k]), n)
+    before, after = spans[i - 1] if i else None, spans[j] if j < n else None
+    lo, hi, t = before[1] if before else 0, after[0] if after else len(s), cores[i]
+    last = j == i + 1 and s.endswith(t, lo, hi)  # right before the next placed clause
+    q = lo if s.startswith(t, lo) else hi - len(t) if last else s.find(t, lo, hi)
+    if q >= 0:
+        return (q, q + len(t)), True, []
+    pos = _fit(t, s[lo:hi])[0] if hi > lo else []
+    inner = [(lo + a + 1, lo + b) for a, b in zip(pos, pos[1:], strict=False) if b - a > 3]
+    return ((lo + pos[0], lo + pos[-1] + 1) if pos else (lo, lo)), False, inner
+
+
 def place_jing(s: str, cores: list[str], rights: list[int]):  # 經文定位
     """Spans of the 經 clauses in the folded stream, whether each is exact, and 注 inside any."""
     n, p, exact = len(cores), 0, [True] * len(cores)
     spans: list[Span | None] = [None] * n
     inner: dict[int, list[Span]] = {}
-    for i, t in enumerate(cores):
+    for i, t in enumerate(cores):  # in base order from a moving pointer: exact, else searched
         if s.startswith(t, p):
-            spans[i], p = (p, p + len(t)), p + len(t)
-        elif len(t) >= 3:
-            k = bisect_left(rights, p)
-            near = k < len(rights) and rights[k] < p + WINDOW
-            q = s.find(t, p, rights[k + 1] if near and k + 1 < len(rights) else p + WINDOW)
-            if q >= 0 and near and q > rights[k] and i + 1 < n:  # past a 右: the next must follow
-                e = q + len(t)
-                q = q if s.find(cores[i + 1], e, e + 60 + len(cores[i + 1])) >= 0 else -1
-            while q >= 0 and (again := s.find(t, q + 1, q + 2 * len(t))) >= 0:
-                q = again  # a 注 ending with the words of the next clause (古文曰受酬者不拜)
-            if q >= 0:
-                spans[i], p = (q, q + len(t)), q + len(t)
+            q = p
+        else:
+            q = _search_jing(s, cores, i, p, rights) if len(t) >= 3 else -1
+        if q >= 0:
+            spans[i], p = (q, q + len(t)), q + len(t)
     for i in range(n):  # short and variant clauses, between their placed neighbours
         if spans[i]:
             continue
-        j = next((k for k in range(i, n) if spans[k]), n)
-        before, after = spans[i - 1] if i else None, spans[j] if j < n else None
-        lo, hi, t = before[1] if before else 0, after[0] if after else len(s), cores[i]
-        last = j == i + 1 and s.endswith(t, lo, hi)  # right before the next placed clause
-        q = lo if s.startswith(t, lo) else hi - len(t) if last else s.find(t, lo, hi)
-        if q >= 0:
-            spans[i] = (q, q + len(t))
-            continue
-        pos, exact[i] = _fit(t, s[lo:hi])[0] if hi > lo else [], False
-        spans[i] = (lo + pos[0], lo + pos[-1] + 1) if pos else (lo, lo)
-        inner[i] = [(lo + a + 1, lo + b) for a, b in zip(pos, pos[1:], strict=False) if b - a > 3]
+        spans[i], exact[i], inside = _between(s, cores, spans, i)
+        if not exact[i]:
+            inner[i] = inside
     return spans, exact, inner
+
+
+@dataclass
+class _JiPlacer:
+    """The 記 clauses being placed in the regions after the 右 lines (see :func:`place_ji`)."""
+
+    s: str
+    cores: list[str]
+    parents: list[str]
+    regions: list[Span]
+    spans: list[Span | None]
+    exact: list[bool]
+
+    def region(self, q: int) -> int:
+        """Index of the region holding stream index ``q``."""
+        return bisect_right([a for a, _ in self.regions], q) - 1
+
+    def taken(self, q: int, e: int) -> bool:
+        """Whether [q, e) overlaps a clause already placed."""
+        return any(sp and q < sp[1] and sp[0] < e for sp in self.spans)
+
+    def pick(self, i: int, t: str) -> int | None:
+        """Where ``t`` (clause ``i`` on) is free in a region: within 200 after the clause placed
+        last before ``i``, in its region, if it can be; else the first free place."""
+        s, spans = self.s, self.spans
+        hits = [a + m.start() for a, b in self.regions for m in re.finditer(re.escape(t), s[a:b])]
+        hits = [q for q in hits if not self.taken(q, q + len(t))]
+        last = next((spans[k] for k in range(i - 1, -1, -1) if spans[k]), None)
+        near = [
+            q
+            for q in hits
+            if last and 0 <= q - last[1] <= 200 and self.region(q) == self.region(last[0])
+        ]
+        return (near or hits)[0] if near or hits else None
+
+    def sentences(self) -> None:
+        """Place whole sentences (the clauses of one parent) of three characters or more."""
+        cores, parents = self.cores, self.parents
+        for parent in dict.fromkeys(parents):
+            members = [i for i in range(len(cores)) if parents[i] == parent]
+            t = "".join(cores[i] for i in members)
+            if len(t) >= 3 and (q := self.pick(members[0], t)) is not None:
+                for i in members:
+                    self.spans[i], q = (q, q + len(cores[i])), q + len(cores[i])
+
+    def tries(self, i: int, t: str) -> list[tuple[int, int, bool, bool]]:
+        """Where clause ``i`` may stand next to a placed neighbour, in one region:
+        (lo, hi, right after the clause before?, may be fitted?)."""
+        spans, parents, regions = self.spans, self.parents, self.regions
+        tries: list[tuple[int, int, bool, bool]] = []
+        if i and (prev := spans[i - 1]):
+            hi = min(prev[1] + len(t) + 2, regions[self.region(prev[0])][1])
+            tries.append((prev[1], hi, True, parents[i - 1] == parents[i] or len(t) > 2))
+        if i + 1 < len(spans) and (nxt := spans[i + 1]) and parents[i + 1] == parents[i]:
+            lo = max(nxt[0] - len(t) - 2, regions[self.region(nxt[0])][0])
+            tries.append((lo, nxt[0], False, True))
+        return tries
+
+    def beside(self, i: int, t: str) -> None:
+        """Place short or variant clause ``i`` right next to a placed neighbour: exactly if it
+        can be, else fitted (:func:`_fit`) if at least half its characters agree."""
+        tries = self.tries(i, t)
+        for lo, hi, after, _ in tries:
+            q = lo if after else hi - len(t)
+            if q >= lo and self.s.startswith(t, q) and not self.taken(q, q + len(t)):
+                self.spans[i] = (q, q + len(t))
+                return
+        for lo, hi, _, fits in tries if len(t) > 1 else ():
+            pos, equal = _fit(t, self.s[lo:hi]) if fits else ([], 0)
+            if 2 * equal >= len(t) and not self.taken(lo + pos[0], lo + pos[-1] + 1):
+                self.spans[i], self.exact[i] = (lo + pos[0], lo + pos[-1] + 1), False
+                return
 
 
 def place_ji(s: str, cores: list[str], parents: list[str], regions: list[Span]):  # 記文定位
@@ -246,52 +342,17 @@ def place_ji(s: str, cores: list[str], parents: list[str], regions: list[Span]):
     Whole sentences first, then clauses of three characters or more, then short and variant
     clauses right next to a placed neighbour (fitted only inside their sentence, or if long).
     """
-    n, exact = len(cores), [True] * len(cores)
-    spans: list[Span | None] = [None] * n
-    region = lambda q: bisect_right([a for a, _ in regions], q) - 1  # noqa: E731
-    taken = lambda q, e: any(sp and q < sp[1] and sp[0] < e for sp in spans)  # noqa: E731
-
-    def pick(i: int, t: str) -> int | None:
-        hits = [a + m.start() for a, b in regions for m in re.finditer(re.escape(t), s[a:b])]
-        hits = [q for q in hits if not taken(q, q + len(t))]
-        last = next((spans[k] for k in range(i - 1, -1, -1) if spans[k]), None)
-        near = [
-            q for q in hits if last and 0 <= q - last[1] <= 200 and region(q) == region(last[0])
-        ]
-        return (near or hits)[0] if near or hits else None
-
-    for parent in dict.fromkeys(parents):
-        members = [i for i in range(n) if parents[i] == parent]
-        t = "".join(cores[i] for i in members)
-        if len(t) >= 3 and (q := pick(members[0], t)) is not None:
-            for i in members:
-                spans[i], q = (q, q + len(cores[i])), q + len(cores[i])
+    n = len(cores)
+    placer = _JiPlacer(s, cores, parents, regions, [None] * n, [True] * n)
+    placer.sentences()
     for i, t in enumerate(cores):
-        if not spans[i] and len(t) >= 3 and (q := pick(i, t)) is not None:
-            spans[i] = (q, q + len(t))
-    for _ in range(3):
+        if not placer.spans[i] and len(t) >= 3 and (q := placer.pick(i, t)) is not None:
+            placer.spans[i] = (q, q + len(t))
+    for _ in range(3):  # a clause placed may be the neighbour of one not yet placed
         for i, t in enumerate(cores):
-            if spans[i]:
-                continue
-            # (lo, hi, right after the clause before?, may be fitted?), in one region
-            tries: list[tuple[int, int, bool, bool]] = []
-            if i and (prev := spans[i - 1]):
-                hi = min(prev[1] + len(t) + 2, regions[region(prev[0])][1])
-                tries.append((prev[1], hi, True, parents[i - 1] == parents[i] or len(t) > 2))
-            if i + 1 < n and (nxt := spans[i + 1]) and parents[i + 1] == parents[i]:
-                lo = max(nxt[0] - len(t) - 2, regions[region(nxt[0])][0])
-                tries.append((lo, nxt[0], False, True))
-            for lo, hi, after, _ in tries:
-                q = lo if after else hi - len(t)
-                if q >= lo and s.startswith(t, q) and not taken(q, q + len(t)):
-                    spans[i], tries = (q, q + len(t)), []
-                    break
-            for lo, hi, _, fits in tries if len(t) > 1 else ():
-                pos, equal = _fit(t, s[lo:hi]) if fits else ([], 0)
-                if 2 * equal >= len(t) and not taken(lo + pos[0], lo + pos[-1] + 1):
-                    spans[i], exact[i] = (lo + pos[0], lo + pos[-1] + 1), False
-                    break
-    return spans, exact
+            if not placer.spans[i]:
+                placer.beside(i, t)
+    return placer.spans, placer.exact
 
 
 @dataclass(frozen=True)
@@ -300,6 +361,7 @@ class _Witness:
 
     raw: str
     plain: str
+    folded: str
     offsets: list[int]
     spaced: set[int]
     marks: list[tuple[int, str]]
@@ -310,7 +372,12 @@ class _Witness:
             return self.offsets[a], self.offsets[b - 1] + 1
         return (self.offsets[a] if a < len(self.offsets) else len(self.raw),) * 2
 
+    def note(self, a: int, b: int, clause_id: str) -> InlineNote:
+        """The 注 at the stream's [a, b), after clause ``clause_id``."""
+        return InlineNote(*self.span(a, b), self.plain[a:b], clause_id)
+
     def page(self, off: int) -> str:
+        """The page mark in force at raw offset ``off`` ("" before the first)."""
         return next((mark for o, mark in reversed(self.marks) if o <= off), "")
 
     def pieces(self, a: int, b: int) -> list[Span]:
@@ -345,6 +412,165 @@ class _Witness:
         return said + ([text[pending[0] : pending[1]]] if pending else [])
 
 
+def _witness(raw: str) -> _Witness:
+    """001 as a stream, with its page marks."""
+    plain, folded, offsets, spaced = _stream(raw)
+    marks = [(m.start(), m[1]) for m in PAGE_MARK.finditer(raw)]
+    return _Witness(raw, plain, folded, offsets, spaced, marks)
+
+
+def _jing_sections(
+    heads: list[Head], rights: list[int], spans: list[Span], jing: list[Passage]
+) -> dict[str, int]:
+    """Each 經 clause → the section whose 右 line follows it (1..37)."""
+    shift = 0 if heads[0][0] == 0 else 1  # a clause before 右篇目 goes with section 1
+    return {
+        c.id: min(max(1, bisect_right(rights, spans[i][0]) + shift), MOVED - 1)
+        for i, c in enumerate(jing)
+    }
+
+
+def _jing_notes(
+    w: _Witness,
+    jing: list[Passage],
+    spans: list[Span],
+    inner: dict[int, list[Span]],
+    rights: list[int],
+) -> list[InlineNote]:
+    """The 注 of the 經 clauses: from one to the next, or to the 右 line, and any inside one."""
+    notes: list[InlineNote] = []
+    for i, c in enumerate(jing):
+        a, b = spans[i][1], spans[i + 1][0] if i + 1 < len(jing) else len(w.folded)
+        b = min([b] + [r for r in rights if r >= a])
+        for x, y in [(a, b)] * (b > a) + inner.get(i, []):
+            notes.append(w.note(x, y, c.id))
+    return notes
+
+
+def _regions(w: _Witness, heads: list[Head], spans: list[Span]) -> tuple[list[int], list[Span]]:
+    """Where the 經 clauses end (and the 記 may run to), and the regions after the 右 lines.
+
+    A region runs from the end of its 右 line to the next 經 clause, or to the juan's end.
+    """
+    tail = w.raw.rfind("\n禮書綱目")  # the juan's closing title
+    ends = sorted(a for a, b in spans if b > a)
+    ends.append(bisect_left(w.offsets, tail) if tail > heads[-1][1] else len(w.folded))
+    firsts = [bisect_left(w.offsets, off + 1 + len(name)) for _, off, name in heads]
+    return ends, [(a, ends[bisect_left(ends, a)]) for a in firsts]
+
+
+def _ji_runs(located: dict[int, Span], ends: list[int], spaced: set[int]) -> list[list[int]]:
+    """The placed 記 clauses in witness order, in runs consecutive in the base with no space
+    and no 經 between (one entry each)."""
+    runs: list[list[int]] = []
+    for i in sorted(located, key=lambda i: located[i][0]):
+        a, b = (located[runs[-1][-1]][1], located[i][0]) if runs else (0, 0)
+        if (
+            runs
+            and runs[-1][-1] == i - 1
+            and b <= ends[bisect_left(ends, a)]
+            and not (spaced & set(range(a, b + 1)))
+        ):
+            runs[-1].append(i)
+        else:
+            runs.append([i])
+    return runs
+
+
+@dataclass(frozen=True)
+class _Ji:
+    """The 記 clauses with where they were found, and the 注 and quotations found so far."""
+
+    w: _Witness
+    clauses: list[Passage]
+    located: dict[int, Span]
+    notes: list[InlineNote]
+    citations: list[Citation]
+
+    def section_note(self, index: int, a: int, b: int) -> str:
+        """江永's notes from the rest of the 右 line at ``a`` to the first 記 at ``b``."""
+        plain = self.w.plain
+        head, *rest = self.w.pieces(a, b)
+        rest = [(x + plain.startswith("記", x), y) for x, y in rest]
+        said = [plain[head[0] : head[1]]] + self.w.others(rest, index, self.citations)
+        return " ".join(t for t in said if t)
+
+    def entry_note(self, index: int, run: list[int], end: int) -> str:
+        """江永's notes after a run of 記 clauses; its 注 (between them and after) to notes."""
+        w, at, ji = self.w, self.located, self.clauses
+        for m, m2 in zip(run, run[1:], strict=False):
+            if at[m2][0] > at[m][1]:
+                self.notes.append(w.note(at[m][1], at[m2][0], ji[m].id))
+        (x, y), *rest = w.pieces(at[run[-1]][1], end)
+        glued = NOTE_TAIL.search(w.plain[x:y])
+        if (cut := x + glued.start() if glued else y) > x:
+            self.notes.append(w.note(x, cut, ji[run[-1]].id))
+        said = ([glued[0]] if glued else []) + w.others(rest, index, self.citations)
+        return " ".join(said)
+
+    def read_regions(
+        self, heads: list[Head], regions: list[Span], runs: list[list[int]]
+    ) -> tuple[dict[int, str], list[tuple[list[int], int, str]]]:
+        """Each section's notes, and each run of 記 with its section and notes after it."""
+        section_notes, made = {}, []
+        for (index, *_), (ra, rb) in zip(heads, regions, strict=True):
+            mine = [e for e in runs if ra <= self.located[e[0]][0] < rb]
+            starts = [self.located[e[0]][0] for e in mine] + [rb]
+            section_notes[index] = self.section_note(index, ra, starts[0])
+            for e, nxt in zip(mine, starts[1:], strict=True):
+                made.append((e, index, self.entry_note(index, e, nxt)))
+        return section_notes, made
+
+    def entries(self, made: list[tuple[list[int], int, str]]) -> list[JiEntry]:
+        """The 記 entries: each run where 江永 puts it (a moved one with the rest of its
+        clauses, 一條入…篇), then each run of clauses 001 lacks, in section 38."""
+        ji, at, w = self.clauses, self.located, self.w
+        ji_entries, placed = [], {i for e, *_ in made for i in e}
+        for e, index, words in made:
+            section, ids = MOVED if re.search(r"入\S+篇", words) else max(index, 1), list(e)
+            while section == MOVED and ids[-1] + 1 < len(ji) and ids[-1] + 1 not in placed:
+                placed.add(ids[-1] + 1)  # the rest of the moved entry, which 001 does not give
+                ids.append(ids[-1] + 1)
+            text = "".join(w.plain[at[m][0] : at[m][1]] for m in e)
+            span = w.span(at[e[0]][0], at[e[-1]][1])
+            ji_entries.append(JiEntry(section, text, tuple(ji[m].id for m in ids), *span, words))
+        lacking = [i for i in range(len(ji)) if i not in placed]  # each run: one section-38 entry
+        for _, group in groupby(enumerate(lacking), key=lambda pair: pair[1] - pair[0]):
+            run = [ji[i] for _, i in group]
+            text = "".join(c.text for c in run)
+            ji_entries.append(JiEntry(MOVED, text, tuple(c.id for c in run), -1, -1))
+        return ji_entries
+
+
+def _found(
+    w: _Witness, every: list[Passage], spans: list[Span | None], exact: list[bool]
+) -> tuple[dict[str, Span], tuple[str, ...], tuple[str, ...]]:
+    """Raw spans of the clauses found in 001, those not (or empty), those placed by fitting."""
+    found = list(zip(every, spans, exact, strict=True))
+    clause_span = {c.id: w.span(*sp) for c, sp, _ in found if sp}
+    unmatched = tuple(c.id for c, sp, _ in found if not sp or sp[0] == sp[1])
+    approximate = tuple(c.id for c, sp, ok in found if sp and not ok)
+    return clause_span, unmatched, approximate
+
+
+def _sections(
+    heads: list[Head], phases: tuple[Phase, ...], w: _Witness, notes: dict[int, str]
+) -> tuple[Section, ...]:
+    """江永's 37 sections, from their 右 lines (篇目 left out)."""
+    return tuple(
+        Section(
+            index,
+            phases[index - 1].name,
+            name,
+            w.raw.count("\n", 0, off) + 1,
+            w.page(off),
+            notes[index],
+        )
+        for index, off, name in heads
+        if index
+    )
+
+
 @cache
 def read_jiangyong(path: Path | None = None, base: Path | None = None) -> JiangyongReading:
     """江永's reading of the chapter: every base clause placed in one of his sections.
@@ -357,111 +583,36 @@ def read_jiangyong(path: Path | None = None, base: Path | None = None) -> Jiangy
     raw = path.read_text(encoding="utf-8")
     phases = read_phases()
     heads = find_sections(raw, [p.name for p in phases if p.index < MOVED], path)
-    plain, s, offsets, spaced = _stream(raw)
-    w = _Witness(raw, plain, offsets, spaced, [(m.start(), m[1]) for m in PAGE_MARK.finditer(raw)])
-    rights = [bisect_left(offsets, h[1]) for h in heads]  # stream index of each 右
+    w = _witness(raw)
+    s = w.folded
+    rights = [bisect_left(w.offsets, h[1]) for h in heads]  # stream index of each 右
     every = clauses(read_base(base)[1])
     jing, ji = [c for c in every if c.division == "jing"], [c for c in every if c.division == "ji"]
 
     spans, exact, inner = place_jing(s, [_core(c.text) for c in jing], rights)
-    shift = 0 if heads[0][0] == 0 else 1  # a clause before 右篇目 goes with section 1
-    clause_section = {
-        c.id: min(max(1, bisect_right(rights, spans[i][0]) + shift), MOVED - 1)
-        for i, c in enumerate(jing)
-    }
-    notes: list[InlineNote] = []
-    note = lambda a, b, cid: notes.append(InlineNote(*w.span(a, b), plain[a:b], cid))  # noqa: E731
-    for i, c in enumerate(jing):  # 注: from a 經 clause to the next, or to the 右 line
-        a, b = spans[i][1], spans[i + 1][0] if i + 1 < len(jing) else len(s)
-        b = min([b] + [r for r in rights if r >= a])
-        for x, y in [(a, b)] * (b > a) + inner.get(i, []):
-            note(x, y, c.id)
+    clause_section = _jing_sections(heads, rights, spans, jing)
+    notes = _jing_notes(w, jing, spans, inner, rights)
 
     # the regions after the 右 lines, to the next 經: 記 with its 注, 江永's notes, quotations
-    tail = raw.rfind("\n禮書綱目")  # the juan's closing title
-    ends = sorted(a for a, b in spans if b > a)
-    ends.append(bisect_left(offsets, tail) if tail > heads[-1][1] else len(s))
-    firsts = [bisect_left(offsets, off + 1 + len(name)) for _, off, name in heads]
-    regions = [(a, ends[bisect_left(ends, a)]) for a in firsts]
+    ends, regions = _regions(w, heads, spans)
     ji_spans, ji_exact = place_ji(
         s, [_core(c.text) for c in ji], [c.parent or "" for c in ji], regions
     )
-    entries: list[list[int]] = []  # runs of 記 clauses consecutive in the base, no space between
-    for i in sorted((i for i, sp in enumerate(ji_spans) if sp), key=lambda i: ji_spans[i][0]):
-        a, b = (ji_spans[entries[-1][-1]][1], ji_spans[i][0]) if entries else (0, 0)
-        if (
-            entries
-            and entries[-1][-1] == i - 1
-            and b <= ends[bisect_left(ends, a)]
-            and not (spaced & set(range(a, b + 1)))
-        ):
-            entries[-1].append(i)
-        else:
-            entries.append([i])
+    located = {i: sp for i, sp in enumerate(ji_spans) if sp}
+    found_ji = _Ji(w, ji, located, notes, [])
+    section_notes, made = found_ji.read_regions(heads, regions, _ji_runs(located, ends, w.spaced))
+    ji_entries = found_ji.entries(made)
 
-    citations: list[Citation] = []
-    section_notes, made = {}, []
-    for (index, *_), (ra, rb) in zip(heads, regions, strict=True):
-        mine = [e for e in entries if ra <= ji_spans[e[0]][0] < rb]
-        starts = [ji_spans[e[0]][0] for e in mine] + [rb]
-        head, *rest = w.pieces(ra, starts[0])  # the rest of the 右 line, then 記 and any notes
-        rest = [(x + plain.startswith("記", x), y) for x, y in rest]
-        said = [plain[head[0] : head[1]]] + w.others(rest, index, citations)
-        section_notes[index] = " ".join(t for t in said if t)
-        for e, nxt in zip(mine, starts[1:], strict=True):
-            for m, m2 in zip(e, e[1:], strict=False):
-                if ji_spans[m2][0] > ji_spans[m][1]:
-                    note(ji_spans[m][1], ji_spans[m2][0], ji[m].id)
-            (x, y), *rest = w.pieces(ji_spans[e[-1]][1], nxt)
-            glued = NOTE_TAIL.search(plain[x:y])
-            if (cut := x + glued.start() if glued else y) > x:
-                note(x, cut, ji[e[-1]].id)
-            said = ([glued[0]] if glued else []) + w.others(rest, index, citations)
-            made.append((e, index, " ".join(said)))
-
-    ji_entries, placed = [], {i for e, *_ in made for i in e}
-    for e, index, words in made:
-        section, ids = MOVED if re.search(r"入\S+篇", words) else max(index, 1), list(e)
-        while section == MOVED and ids[-1] + 1 < len(ji) and ids[-1] + 1 not in placed:
-            placed.add(ids[-1] + 1)  # the rest of the moved entry, which 001 does not give
-            ids.append(ids[-1] + 1)
-        text = "".join(plain[ji_spans[m][0] : ji_spans[m][1]] for m in e)
-        ji_entries.append(
-            JiEntry(
-                section,
-                text,
-                tuple(ji[m].id for m in ids),
-                *w.span(ji_spans[e[0]][0], ji_spans[e[-1]][1]),
-                words,
-            )
-        )
-    lacking = [i for i in range(len(ji)) if i not in placed]  # each run: one section-38 entry
-    for _, group in groupby(enumerate(lacking), key=lambda pair: pair[1] - pair[0]):
-        run = [ji[i] for _, i in group]
-        text = "".join(c.text for c in run)
-        ji_entries.append(JiEntry(MOVED, text, tuple(c.id for c in run), -1, -1))
     clause_section |= {cid: entry.section for entry in ji_entries for cid in entry.clause_ids}
-    found = list(zip(jing + ji, spans + ji_spans, exact + ji_exact, strict=True))
-    clause_span = {c.id: w.span(*sp) for c, sp, _ in found if sp}
+    clause_span, unmatched, approximate = _found(w, jing + ji, spans + ji_spans, exact + ji_exact)
     return JiangyongReading(
-        sections=tuple(
-            Section(
-                index,
-                phases[index - 1].name,
-                name,
-                raw.count("\n", 0, off) + 1,
-                w.page(off),
-                section_notes[index],
-            )
-            for index, off, name in heads
-            if index
-        ),
+        sections=_sections(heads, phases, w, section_notes),
         clause_section=clause_section,
         clause_span=clause_span,
         clause_page={cid: w.page(a) for cid, (a, _) in clause_span.items()},
         notes=tuple(sorted(notes, key=lambda n: n.start)),
         ji_entries=tuple(ji_entries),
-        citations=tuple(citations),
-        unmatched=tuple(c.id for c, sp, _ in found if not sp or sp[0] == sp[1]),
-        approximate=tuple(c.id for c, sp, ok in found if sp and not ok),
+        citations=tuple(found_ji.citations),
+        unmatched=unmatched,
+        approximate=approximate,
     )
