@@ -101,38 +101,61 @@ class Rules:
 
 
 def compile_rules(tbox: Graph) -> Rules:
+    """The ABox rules of a TBox closure: hierarchies, inverses, domains and ranges, chains,
+    disjointness (the order of each rule's entries is the TBox's)."""
     rules = Rules()
+    _class_rules(tbox, rules)
+    _property_rules(tbox, rules)
+    _domain_range_rules(tbox, rules)
+    rules.transitive = set(tbox.subjects(RDF.type, OWL.TransitiveProperty))
+    for p, head in tbox.subject_objects(OWL.propertyChainAxiom):
+        rules.chains.append((tuple(Collection(tbox, head)), p))
+    _disjoint_rules(tbox, rules)
+    return rules
+
+
+def _class_rules(tbox: Graph, rules: Rules) -> None:
+    """cax-sco: superclasses, an equivalent class counting as one (named classes only)."""
     for c, d in tbox.subject_objects(RDFS.subClassOf):
         if isinstance(c, URIRef) and isinstance(d, URIRef) and c != d:
             rules.superclasses[c].add(d)
     for c, d in tbox.subject_objects(OWL.equivalentClass):
         if isinstance(c, URIRef) and isinstance(d, URIRef) and c != d:
             rules.superclasses[c].add(d)
+
+
+def _property_rules(tbox: Graph, rules: Rules) -> None:
+    """prp-spo1 and prp-inv1/2: superproperties (an equivalent one counting as one), inverses."""
     for p, q in tbox.subject_objects(RDFS.subPropertyOf):
         if isinstance(p, URIRef) and isinstance(q, URIRef) and p != q:
             rules.superproperties[p].add(q)
+    # owl:equivalentProperty and owl:inverseOf are taken as the TBox has them, any node
     for p, q in tbox.subject_objects(OWL.equivalentProperty):
         if p != q:
             rules.superproperties[p].add(q)
     for p, q in tbox.subject_objects(OWL.inverseOf):
         rules.inverses[p].add(q)
         rules.inverses[q].add(p)
+
+
+def _domain_range_rules(tbox: Graph, rules: Rules) -> None:
+    """prp-dom and prp-rng: named classes only, and no datatype range (xsd:…, rdfs:Literal)."""
     for p, c in tbox.subject_objects(RDFS.domain):
         if isinstance(c, URIRef):
             rules.domains[p].add(c)
     for p, c in tbox.subject_objects(RDFS.range):
         if isinstance(c, URIRef) and not str(c).startswith(str(XSD)) and c != RDFS.Literal:
             rules.ranges[p].add(c)
-    rules.transitive = set(tbox.subjects(RDF.type, OWL.TransitiveProperty))
-    for p, head in tbox.subject_objects(OWL.propertyChainAxiom):
-        rules.chains.append((tuple(Collection(tbox, head)), p))
+
+
+def _disjoint_rules(tbox: Graph, rules: Rules) -> None:
+    """cax-dw and cax-adc: the pairs of disjoint classes, each owl:AllDisjointClasses's pairs."""
     for c, d in tbox.subject_objects(OWL.disjointWith):
         rules.disjoint.append((c, d))
     for node in tbox.subjects(RDF.type, OWL.AllDisjointClasses):
         for head in tbox.objects(node, OWL.members):
             members = list(Collection(tbox, head))
             rules.disjoint.extend((a, b) for i, a in enumerate(members) for b in members[i + 1 :])
-    return rules
 
 
 REFLEXIVE = {
