@@ -235,14 +235,37 @@ def _collector_paused():
 
 
 def _materialize(asserted: Iterable, ontology: Graph, tbox: Graph | None) -> Graph:
+    """:func:`materialize`, the collector paused."""
     if tbox is None:
         tbox = tbox_entailments(ontology)
     full = tbox_axioms(ontology)
     for triple in tbox:
         full.add(triple)
     rules = compile_rules(full)
+    types, links = _abox(asserted, ontology, rules)
+    _links_fixpoint(links, rules)
+    _link_types(links, rules, types)
+    closure = _superclass_closure(rules)
+    for classes in types.values():
+        for c in list(classes):
+            classes |= closure.get(c, set())
+    _check_consistency(types, rules)
+    # asserted is iterated a second time here: it must be a graph or _Union, not an iterator
+    known = set(asserted) | set(ontology)
+    candidates: list[tuple[Node, Node, Node]]
+    candidates = [(node, RDF.type, c) for node, classes in types.items() for c in classes]
+    candidates += [(s, p, o) for p, pairs in links.items() for s, o in pairs]
+    known |= set(tbox)
+    inferred = Graph()
+    inferred.addN((*t, inferred) for t in set(candidates) if t not in known and not is_noise(t))
+    return inferred
+
+
+def _abox(asserted: Iterable, ontology: Graph, rules: Rules) -> tuple[dict, dict[Node, set]]:
+    """The individuals' asserted types and links (property → {(s, o)}); a literal value only
+    types its subject by the property's domain (prp-dom)."""
     types: dict = defaultdict(set)
-    links: dict[Node, set] = defaultdict(set)  # property → {(s, o)}
+    links: dict[Node, set] = defaultdict(set)
     for s, p, o in _triples(asserted, ontology):
         if p == RDF.type:
             if isinstance(o, URIRef) and not isinstance(s, Literal):
@@ -252,7 +275,11 @@ def _materialize(asserted: Iterable, ontology: Graph, tbox: Graph | None) -> Gra
                 types[s].add(d)
         else:
             links[p].add((s, o))
-    _links_fixpoint(links, rules)
+    return types, links
+
+
+def _link_types(links: dict[Node, set], rules: Rules, types: dict) -> None:
+    """prp-dom and prp-rng on the closed links: subjects typed by domains, objects by ranges."""
     for p, pairs in links.items():
         for d in rules.domains.get(p, ()):
             for s, _ in pairs:
@@ -261,10 +288,10 @@ def _materialize(asserted: Iterable, ontology: Graph, tbox: Graph | None) -> Gra
             for _, o in pairs:
                 if not isinstance(o, Literal):
                     types[o].add(r)
-    closure = _superclass_closure(rules)
-    for classes in types.values():
-        for c in list(classes):
-            classes |= closure.get(c, set())
+
+
+def _check_consistency(types: dict, rules: Rules) -> None:
+    """Raise :class:`InconsistencyError` naming the individuals of :func:`_disjointness`."""
     violations = _disjointness(types, rules)
     if violations:
         raise InconsistencyError(
@@ -272,14 +299,6 @@ def _materialize(asserted: Iterable, ontology: Graph, tbox: Graph | None) -> Gra
             + "; ".join(violations[:20]),
             [v.split(" ")[0] for v in violations],
         )
-    known = set(asserted) | set(ontology)
-    candidates: list[tuple[Node, Node, Node]]
-    candidates = [(node, RDF.type, c) for node, classes in types.items() for c in classes]
-    candidates += [(s, p, o) for p, pairs in links.items() for s, o in pairs]
-    known |= set(tbox)
-    inferred = Graph()
-    inferred.addN((*t, inferred) for t in set(candidates) if t not in known and not is_noise(t))
-    return inferred
 
 
 def _triples(*graphs: Iterable) -> Iterable:
