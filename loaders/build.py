@@ -206,20 +206,51 @@ def _run_build(build_dir: Path | None = None, progress=None, force: bool = False
     for stage in stages:
         keys[stage.name] = _stage_key(stage, keys, code)
     manifest = read_manifest(build_dir)
-    if not force and manifest and manifest.get("keys") == keys:
-        try:
-            check_dataset(build_dir)
-            check_store(build_dir)
-            for needed in BUILD_OUTPUTS:
-                if not (build_dir / needed).exists():
-                    raise ChecksumError(build_dir / needed, "missing: the build is incomplete")
-            report.up_to_date = True
-            report.counts = manifest.get("counts", {})
-            report.stages = {n: {"ran": False} for n in keys}
-            report.seconds = time.perf_counter() - started
-            return report
-        except ChecksumError:
-            pass  # damaged: rebuild the dataset from the stage outputs
+    if not force and manifest and manifest.get("keys") == keys and _outputs_intact(build_dir):
+        report.up_to_date = True
+        report.counts = manifest.get("counts", {})
+        report.stages = {n: {"ran": False} for n in keys}
+        report.seconds = time.perf_counter() - started
+        return report
+    # else (or damaged): rebuild the dataset from the stage outputs, running what changed
+    graphs = _run_stages(stages, keys, manifest, stage_dir, report, progress, force)
+    for name, info in report.stages.items():
+        if not info["ran"] and manifest:
+            info.update({k: v for k, v in manifest["stages"].get(name, {}).items() if k != "ran"})
+            info["ran"] = False
+    counts = _write_outputs(build_dir, stage_dir, stages, graphs, report)
+    report.counts = counts
+    # the canned questions' first answers are the service's (``yili-kg answers``), not a
+    # stage: the build reaches nothing downstream of the store (pipeline's direction)
+    report.seconds = time.perf_counter() - started
+    _write_manifest(build_dir, keys, counts, report, code)
+    return report
+
+
+def _outputs_intact(build_dir: Path) -> bool:
+    """The dataset and store match their checksums and every other output is there."""
+    try:
+        check_dataset(build_dir)
+        check_store(build_dir)
+        for needed in BUILD_OUTPUTS:
+            if not (build_dir / needed).exists():
+                raise ChecksumError(build_dir / needed, "missing: the build is incomplete")
+    except ChecksumError:
+        return False
+    return True
+
+
+def _run_stages(
+    stages: list[Stage],
+    keys: dict[str, str],
+    manifest: dict | None,
+    stage_dir: Path,
+    report: BuildReport,
+    progress,
+    force: bool,
+) -> dict[str, Graph | _lazy_graph]:
+    """Each stage run, or its output kept when its key is the manifest's and the file its
+    checksum; the stages' graphs (a kept one loaded only if a later stage reads it)."""
     graphs: dict[str, Graph | _lazy_graph] = {}
     values: dict = {}  # what stages share besides graphs (the text layer), for this build only
     old_keys = (manifest or {}).get("keys", {})
@@ -235,12 +266,7 @@ def _run_build(build_dir: Path | None = None, progress=None, force: bool = False
             continue
         if progress:
             progress(stage.name, "start")
-        inputs = {name: _load(graphs, name) for name in stage.needs}
-        inputs["values"] = values
-        try:
-            graph = stage.run(inputs)
-        except InconsistencyError as exc:
-            raise located(exc) from exc
+        graph = _run_stage(stage, graphs, values)
         atomic_write(path, _nt_writer(graph), binary=True)
         graphs[stage.name] = graph
         report.stages[stage.name] = {
@@ -251,12 +277,24 @@ def _run_build(build_dir: Path | None = None, progress=None, force: bool = False
         }
         if progress:
             progress(stage.name, "done")
-    for name, info in report.stages.items():
-        if not info["ran"] and manifest:
-            info.update({k: v for k, v in manifest["stages"].get(name, {}).items() if k != "ran"})
-            info["ran"] = False
+    return graphs
 
-    # the outputs made of the stages' graphs, each timed apart (the report lists them)
+
+def _run_stage(stage: Stage, graphs: dict, values: dict) -> Graph:
+    """One stage's graph from the graphs it needs; an inconsistency is :func:`located`."""
+    inputs = {name: _load(graphs, name) for name in stage.needs}
+    inputs["values"] = values
+    try:
+        return stage.run(inputs)
+    except InconsistencyError as exc:
+        raise located(exc) from exc
+
+
+def _write_outputs(
+    build_dir: Path, stage_dir: Path, stages: list[Stage], graphs: dict, report: BuildReport
+) -> dict[str, int]:
+    """The outputs made of the stages' graphs, each timed apart (the report lists them):
+    the dataset, the store, the ontology page, the search index; the dataset's counts."""
     t0 = time.perf_counter()
     dataset_file = build_dir / DATASET_NAME
     counts = dataset.write_dataset(dataset_file, stage_dir, stages)
@@ -270,10 +308,14 @@ def _run_build(build_dir: Path | None = None, progress=None, force: bool = False
     t0 = time.perf_counter()
     write_index(build_dir)  # the search index, from the store just persisted
     report.stages["search index"] = {"ran": True, "seconds": round(time.perf_counter() - t0, 3)}
-    report.counts = counts
-    # the canned questions' first answers are the service's (``yili-kg answers``), not a
-    # stage: the build reaches nothing downstream of the store (pipeline's direction)
-    report.seconds = time.perf_counter() - started
+    return counts
+
+
+def _write_manifest(
+    build_dir: Path, keys: dict[str, str], counts: dict, report: BuildReport, code: str
+) -> None:
+    """``manifest.json``: the stages' keys, the dataset's and store's checksums, the report,
+    the inputs' checksums and the packages' versions."""
     new_manifest = {
         "keys": keys,
         "dataset": {"path": DATASET_NAME, "sha256": sha256_of(build_dir / DATASET_NAME)},
@@ -293,7 +335,6 @@ def _run_build(build_dir: Path | None = None, progress=None, force: bool = False
         build_dir / MANIFEST_NAME,
         lambda h: h.write(json.dumps(new_manifest, ensure_ascii=False, indent=1)),
     )
-    return report
 
 
 def _nt_writer(graph: Graph) -> Callable[[Any], None]:

@@ -101,38 +101,61 @@ class Rules:
 
 
 def compile_rules(tbox: Graph) -> Rules:
+    """The ABox rules of a TBox closure: hierarchies, inverses, domains and ranges, chains,
+    disjointness (the order of each rule's entries is the TBox's)."""
     rules = Rules()
+    _class_rules(tbox, rules)
+    _property_rules(tbox, rules)
+    _domain_range_rules(tbox, rules)
+    rules.transitive = set(tbox.subjects(RDF.type, OWL.TransitiveProperty))
+    for p, head in tbox.subject_objects(OWL.propertyChainAxiom):
+        rules.chains.append((tuple(Collection(tbox, head)), p))
+    _disjoint_rules(tbox, rules)
+    return rules
+
+
+def _class_rules(tbox: Graph, rules: Rules) -> None:
+    """cax-sco: superclasses, an equivalent class counting as one (named classes only)."""
     for c, d in tbox.subject_objects(RDFS.subClassOf):
         if isinstance(c, URIRef) and isinstance(d, URIRef) and c != d:
             rules.superclasses[c].add(d)
     for c, d in tbox.subject_objects(OWL.equivalentClass):
         if isinstance(c, URIRef) and isinstance(d, URIRef) and c != d:
             rules.superclasses[c].add(d)
+
+
+def _property_rules(tbox: Graph, rules: Rules) -> None:
+    """prp-spo1 and prp-inv1/2: superproperties (an equivalent one counting as one), inverses."""
     for p, q in tbox.subject_objects(RDFS.subPropertyOf):
         if isinstance(p, URIRef) and isinstance(q, URIRef) and p != q:
             rules.superproperties[p].add(q)
+    # owl:equivalentProperty and owl:inverseOf are taken as the TBox has them, any node
     for p, q in tbox.subject_objects(OWL.equivalentProperty):
         if p != q:
             rules.superproperties[p].add(q)
     for p, q in tbox.subject_objects(OWL.inverseOf):
         rules.inverses[p].add(q)
         rules.inverses[q].add(p)
+
+
+def _domain_range_rules(tbox: Graph, rules: Rules) -> None:
+    """prp-dom and prp-rng: named classes only, and no datatype range (xsd:…, rdfs:Literal)."""
     for p, c in tbox.subject_objects(RDFS.domain):
         if isinstance(c, URIRef):
             rules.domains[p].add(c)
     for p, c in tbox.subject_objects(RDFS.range):
         if isinstance(c, URIRef) and not str(c).startswith(str(XSD)) and c != RDFS.Literal:
             rules.ranges[p].add(c)
-    rules.transitive = set(tbox.subjects(RDF.type, OWL.TransitiveProperty))
-    for p, head in tbox.subject_objects(OWL.propertyChainAxiom):
-        rules.chains.append((tuple(Collection(tbox, head)), p))
+
+
+def _disjoint_rules(tbox: Graph, rules: Rules) -> None:
+    """cax-dw and cax-adc: the pairs of disjoint classes, each owl:AllDisjointClasses's pairs."""
     for c, d in tbox.subject_objects(OWL.disjointWith):
         rules.disjoint.append((c, d))
     for node in tbox.subjects(RDF.type, OWL.AllDisjointClasses):
         for head in tbox.objects(node, OWL.members):
             members = list(Collection(tbox, head))
             rules.disjoint.extend((a, b) for i, a in enumerate(members) for b in members[i + 1 :])
-    return rules
 
 
 REFLEXIVE = {
@@ -212,14 +235,37 @@ def _collector_paused():
 
 
 def _materialize(asserted: Iterable, ontology: Graph, tbox: Graph | None) -> Graph:
+    """:func:`materialize`, the collector paused."""
     if tbox is None:
         tbox = tbox_entailments(ontology)
     full = tbox_axioms(ontology)
     for triple in tbox:
         full.add(triple)
     rules = compile_rules(full)
+    types, links = _abox(asserted, ontology, rules)
+    _links_fixpoint(links, rules)
+    _link_types(links, rules, types)
+    closure = _superclass_closure(rules)
+    for classes in types.values():
+        for c in list(classes):
+            classes |= closure.get(c, set())
+    _check_consistency(types, rules)
+    # asserted is iterated a second time here: it must be a graph or _Union, not an iterator
+    known = set(asserted) | set(ontology)
+    candidates: list[tuple[Node, Node, Node]]
+    candidates = [(node, RDF.type, c) for node, classes in types.items() for c in classes]
+    candidates += [(s, p, o) for p, pairs in links.items() for s, o in pairs]
+    known |= set(tbox)
+    inferred = Graph()
+    inferred.addN((*t, inferred) for t in set(candidates) if t not in known and not is_noise(t))
+    return inferred
+
+
+def _abox(asserted: Iterable, ontology: Graph, rules: Rules) -> tuple[dict, dict[Node, set]]:
+    """The individuals' asserted types and links (property → {(s, o)}); a literal value only
+    types its subject by the property's domain (prp-dom)."""
     types: dict = defaultdict(set)
-    links: dict[Node, set] = defaultdict(set)  # property → {(s, o)}
+    links: dict[Node, set] = defaultdict(set)
     for s, p, o in _triples(asserted, ontology):
         if p == RDF.type:
             if isinstance(o, URIRef) and not isinstance(s, Literal):
@@ -229,7 +275,11 @@ def _materialize(asserted: Iterable, ontology: Graph, tbox: Graph | None) -> Gra
                 types[s].add(d)
         else:
             links[p].add((s, o))
-    _links_fixpoint(links, rules)
+    return types, links
+
+
+def _link_types(links: dict[Node, set], rules: Rules, types: dict) -> None:
+    """prp-dom and prp-rng on the closed links: subjects typed by domains, objects by ranges."""
     for p, pairs in links.items():
         for d in rules.domains.get(p, ()):
             for s, _ in pairs:
@@ -238,10 +288,10 @@ def _materialize(asserted: Iterable, ontology: Graph, tbox: Graph | None) -> Gra
             for _, o in pairs:
                 if not isinstance(o, Literal):
                     types[o].add(r)
-    closure = _superclass_closure(rules)
-    for classes in types.values():
-        for c in list(classes):
-            classes |= closure.get(c, set())
+
+
+def _check_consistency(types: dict, rules: Rules) -> None:
+    """Raise :class:`InconsistencyError` naming the individuals of :func:`_disjointness`."""
     violations = _disjointness(types, rules)
     if violations:
         raise InconsistencyError(
@@ -249,14 +299,6 @@ def _materialize(asserted: Iterable, ontology: Graph, tbox: Graph | None) -> Gra
             + "; ".join(violations[:20]),
             [v.split(" ")[0] for v in violations],
         )
-    known = set(asserted) | set(ontology)
-    candidates: list[tuple[Node, Node, Node]]
-    candidates = [(node, RDF.type, c) for node, classes in types.items() for c in classes]
-    candidates += [(s, p, o) for p, pairs in links.items() for s, o in pairs]
-    known |= set(tbox)
-    inferred = Graph()
-    inferred.addN((*t, inferred) for t in set(candidates) if t not in known and not is_noise(t))
-    return inferred
 
 
 def _triples(*graphs: Iterable) -> Iterable:

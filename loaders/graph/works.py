@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import csv
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -81,42 +82,57 @@ class CitationHit:
 
 @cache
 def _read(path: Path) -> dict[str, Work]:
+    """The works of ``path`` (:func:`read_works`), read once per path."""
     works: dict[str, Work] = {}
-    owner: dict[str, str] = {}
+    owner: dict[str, str] = {}  # folded name → the id of the work it names
+    for number, row in _rows(path):
+        work = _work(path, number, row, works, owner)
+        works[work.id] = work
+    for work in works.values():
+        if work.part_of and work.part_of not in works:
+            raise SourceError(path, f"{work.id}: part_of {work.part_of!r} is not a work id")
+    return works
+
+
+def _rows(path: Path) -> Iterable[tuple[int, dict[str, str]]]:
+    """The (line number, row) of the file's data rows, comments left out, header checked."""
     with open(path, encoding="utf-8", newline="") as handle:
         lines = [(n, line) for n, line in enumerate(handle, 1) if not line.startswith("#")]
     numbers = [n for n, _ in lines]
     reader = csv.DictReader([line for _, line in lines], delimiter="\t", quoting=csv.QUOTE_NONE)
     if tuple(reader.fieldnames or ()) != FIELDS:
         raise SourceError(path, f"header must be {' '.join(FIELDS)}", numbers[0] if numbers else 1)
-    for number, row in zip(numbers[1:], reader, strict=False):
-        if None in row or any(row[f] is None for f in FIELDS):
-            raise SourceError(path, f"row needs {len(FIELDS)} columns", number)
-        wid = row["id"]
-        if not _SLUG.match(wid) or wid in works:
-            raise SourceError(path, f"bad or repeated id {wid!r}", number)
-        names = tuple(n for n in row["names"].split("|") if n)
-        if not names or not row["title"]:
-            raise SourceError(path, f"{wid}: title and names are required", number)
-        for name in names:
-            key = fold(name)
-            if owner.get(key, wid) != wid:
-                raise SourceError(path, f"name {name!r} of {wid} is also {owner[key]}'s", number)
-            owner[key] = wid
-        works[wid] = Work(
-            wid,
-            row["title"],
-            row["en"],
-            names,
-            row["part_of"] or None,
-            row["kanripo"] or None,
-            row["ctext"] or None,
-            row["note"],
-        )
-    for work in works.values():
-        if work.part_of and work.part_of not in works:
-            raise SourceError(path, f"{work.id}: part_of {work.part_of!r} is not a work id")
-    return works
+    return zip(numbers[1:], reader, strict=False)
+
+
+def _work(
+    path: Path, number: int, row: dict, works: dict[str, Work], owner: dict[str, str]
+) -> Work:
+    """One row's work, checked: all columns, a new slug id, a title, names no other work has
+    (``owner`` takes its names)."""
+    if None in row or any(row[f] is None for f in FIELDS):
+        raise SourceError(path, f"row needs {len(FIELDS)} columns", number)
+    wid = row["id"]
+    if not _SLUG.match(wid) or wid in works:
+        raise SourceError(path, f"bad or repeated id {wid!r}", number)
+    names = tuple(n for n in row["names"].split("|") if n)
+    if not names or not row["title"]:
+        raise SourceError(path, f"{wid}: title and names are required", number)
+    for name in names:
+        key = fold(name)
+        if owner.get(key, wid) != wid:
+            raise SourceError(path, f"name {name!r} of {wid} is also {owner[key]}'s", number)
+        owner[key] = wid
+    return Work(
+        wid,
+        row["title"],
+        row["en"],
+        names,
+        row["part_of"] or None,
+        row["kanripo"] or None,
+        row["ctext"] or None,
+        row["note"],
+    )
 
 
 def read_works(path: Path | str | None = None) -> dict[str, Work]:
