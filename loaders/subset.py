@@ -14,15 +14,17 @@ from __future__ import annotations
 
 import dataclasses
 import os
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from yili_kg.loaders.errors import YiliError
 
 if TYPE_CHECKING:  # the layer's type only: this module imports nothing of the pipeline
-    from yili_kg.loaders.text.textlayer import TextLayer
+    from yili_kg.loaders.text.textlayer import Note, TextLayer
+    from yili_kg.loaders.witnesses.jiangyong import JiangyongReading
 
 #: phase indexes kept per rite slug; a rite absent from the mapping is kept whole
 Selection = dict[str, frozenset[int]]
+V = TypeVar("V")
 
 
 def selected_phases(value: str | None = None) -> Selection:
@@ -62,34 +64,51 @@ def restrict(layer: TextLayer, selection: Selection | None = None) -> TextLayer:
     phases_of = layer.passage_phases
     ids = {pid for pid, phases in phases_of.items() if keep.intersection(phases)}
     passages = tuple(p for p in layer.passages if p.id in ids)
-    notes = []
-    for note in layer.notes:
-        clause_ids = tuple(c for c in note.clause_ids if c in ids)
-        if clause_ids:
-            notes.append(dataclasses.replace(note, clause_ids=clause_ids))
-    jiangyong = layer.jiangyong
-    if jiangyong is not None:
-        jiangyong = dataclasses.replace(
-            jiangyong,
-            clause_section={c: s for c, s in jiangyong.clause_section.items() if c in ids},
-            clause_page={c: p for c, p in jiangyong.clause_page.items() if c in ids},
-            ji_entries=tuple(
-                dataclasses.replace(e, clause_ids=tuple(c for c in e.clause_ids if c in ids))
-                for e in jiangyong.ji_entries
-                if any(c in ids for c in e.clause_ids)
-            ),
-            citations=tuple(c for c in jiangyong.citations if (c.section or 1) in keep),
-        )
     return dataclasses.replace(
         layer,
         passages=passages,
-        passage_phases={pid: v for pid, v in phases_of.items() if pid in ids},
-        clause_segments={c: v for c, v in layer.clause_segments.items() if c in ids},
-        clause_pages={c: v for c, v in layer.clause_pages.items() if c in ids},
-        notes=tuple(notes),
+        passage_phases=_kept(phases_of, ids),
+        clause_segments=_kept(layer.clause_segments, ids),
+        clause_pages=_kept(layer.clause_pages, ids),
+        notes=_cut_notes(layer.notes, ids),
         by_id={p.id: p for p in passages},
-        jiangyong=jiangyong,
+        jiangyong=_cut_jiangyong(layer.jiangyong, ids, keep),
         retired=tuple(
             r for r in layer.retired if r.replaced_by and all(n in ids for n in r.replaced_by)
         ),
+    )
+
+
+def _kept(mapping: dict[str, V], ids: set[str]) -> dict[str, V]:
+    """The entries of ``mapping`` whose key (a passage id) is kept, in their order."""
+    return {key: value for key, value in mapping.items() if key in ids}
+
+
+def _cut_notes(notes: tuple[Note, ...], ids: set[str]) -> tuple[Note, ...]:
+    """The notes (注, 疏 …) on a kept clause, each with its clause list cut to the kept ones."""
+    out: list[Note] = []
+    for note in notes:
+        clause_ids = tuple(c for c in note.clause_ids if c in ids)
+        if clause_ids:
+            out.append(dataclasses.replace(note, clause_ids=clause_ids))
+    return tuple(out)
+
+
+def _cut_jiangyong(
+    jiangyong: JiangyongReading | None, ids: set[str], keep: frozenset[int]
+) -> JiangyongReading | None:
+    """江永's reading cut to the kept clauses: their sections and pages, the 記 entries on
+    them (clause lists cut), the quotations in a kept section (one without a section: the 1st)."""
+    if jiangyong is None:
+        return None
+    return dataclasses.replace(
+        jiangyong,
+        clause_section=_kept(jiangyong.clause_section, ids),
+        clause_page=_kept(jiangyong.clause_page, ids),
+        ji_entries=tuple(
+            dataclasses.replace(e, clause_ids=tuple(c for c in e.clause_ids if c in ids))
+            for e in jiangyong.ji_entries
+            if any(c in ids for c in e.clause_ids)
+        ),
+        citations=tuple(c for c in jiangyong.citations if (c.section or 1) in keep),
     )

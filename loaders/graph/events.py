@@ -250,40 +250,51 @@ def resolve_repeats(placed: list[Placed], lexicon: Lexicon):
     for position, item in enumerate(placed):
         like = item.event.get("like")
         explicit = item.event.get("repeats")
-        if explicit:
+        if explicit:  # a reviewed record's repeats=<clause>#<n>: its clause's event
             target = by_clause.get(explicit.split("#")[0])
-            if target is not None:
-                yield item, target
-            continue
-        if not like:
-            continue
-        earlier = placed[:position]
-        kind = item.event.kind
-        if kind == "如":
-            same_sentence = [e for e in earlier if e.sentence == item.sentence]
-            kind = same_sentence[-1].event.kind if same_sentence else ""
-        target = None
-        if like.startswith("之") or like.startswith("其"):
-            sentences = [e for e in earlier if e.sentence != item.sentence]
-            if sentences:
-                first_of = [e for e in sentences if e.sentence == sentences[-1].sentence]
-                target = first_of[0]
+        elif like:
+            target = _repeated(item, like, placed[:position], lexicon)
         else:
-            role = _role_in(lexicon, like)
-            action = _action_in(lexicon, like)
-            wanted = action or kind
-            candidates = [e for e in earlier if wanted and e.event.kind == wanted]
-            if role:
-                by_role = [e for e in candidates if role in e.event.agent]
-                target = by_role[-1] if by_role else None
-            elif like.startswith("初"):
-                mine = [e for e in candidates if set(e.event.agent) & set(item.event.agent)]
-                pool = mine or candidates
-                target = pool[0] if pool else None
-            elif candidates:
-                target = candidates[-1]
+            continue
         if target is not None:
             yield item, target
+
+
+def _repeated(item: Placed, like: str, earlier: list[Placed], lexicon: Lexicon) -> Placed | None:
+    """The earlier act a 如X (``like`` = X) repeats, or None: 亦如之 the sentence before's,
+    else the act named by X, or the one of its kind."""
+    if like.startswith("之") or like.startswith("其"):
+        return _sentence_before(item, earlier)
+    kind = _kind_of(item, earlier)
+    role = _role_in(lexicon, like)
+    action = _action_in(lexicon, like)
+    wanted = action or kind
+    candidates = [e for e in earlier if wanted and e.event.kind == wanted]
+    if role:  # 如賓禮 / 如三耦: that role's last such act
+        by_role = [e for e in candidates if role in e.event.agent]
+        return by_role[-1] if by_role else None
+    if like.startswith("初"):  # 如初: the first such act, his own if he did one
+        mine = [e for e in candidates if set(e.event.agent) & set(item.event.agent)]
+        pool = mine or candidates
+        return pool[0] if pool else None
+    return candidates[-1] if candidates else None
+
+
+def _kind_of(item: Placed, earlier: list[Placed]) -> str:
+    """The act a 如X repeats the kind of: its own, or for a bare 如 the last act of its
+    sentence named before it (請射于賓，如初 → 請射; none: "")."""
+    if item.event.kind != "如":
+        return item.event.kind
+    same_sentence = [e for e in earlier if e.sentence == item.sentence]
+    return same_sentence[-1].event.kind if same_sentence else ""
+
+
+def _sentence_before(item: Placed, earlier: list[Placed]) -> Placed | None:
+    """亦如之 / 如其X: the first act of the last sentence before the 如's own, or None."""
+    sentences = [e for e in earlier if e.sentence != item.sentence]
+    if not sentences:
+        return None
+    return next(e for e in sentences if e.sentence == sentences[-1].sentence)
 
 
 def _role_in(lexicon: Lexicon, text: str) -> str | None:

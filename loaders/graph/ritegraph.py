@@ -9,7 +9,7 @@ from yili_kg.loaders import iris
 from yili_kg.loaders.annotation.annotate import annotate_clauses, commentary_of
 from yili_kg.loaders.annotation.review import compose
 from yili_kg.loaders.graph import rdf
-from yili_kg.loaders.graph.events import events_graph, place_events
+from yili_kg.loaders.graph.events import Placed, events_graph, place_events
 from yili_kg.loaders.iris import YL
 from yili_kg.loaders.terms.lexicon import lexicon_for
 from yili_kg.loaders.text.rites import OTHER_RITES, build_rite_layer
@@ -51,25 +51,7 @@ def officers_as_persons(graph, records, phases, lexicon, rite: str) -> None:
     """
 
     placed = place_events(records, phases, rite)
-
-    def officer(role: str) -> bool:
-        return "司事者" in lexicon.role_classes.get(role, frozenset())
-
-    chains: list[list] = []  # [first role, [(role, change)…]]
-    for item in placed:
-        event = item.event
-        agent, role = event.agent, event.fields.get("role", ())
-        if not (event.kind == "為" and len(agent) == 1 and len(role) == 1):
-            continue
-        if event.get("neg") == "1" or event.get("cond") or agent == role:
-            continue
-        if not (officer(agent[0]) and officer(role[0])):
-            continue
-        chain = next((c for c in chains if c[1][-1][0] == agent[0]), None)
-        if chain is None:
-            chain = [agent[0], [(agent[0], None)]]
-            chains.append(chain)
-        chain[1].append((role[0], item))
+    chains = _officer_chains(placed, lexicon)
     if not chains:
         return
     last_phase = max(item.phase for item in placed if item.clause.startswith("jing/"))
@@ -90,18 +72,62 @@ def officers_as_persons(graph, records, phases, lexicon, rite: str) -> None:
         graph.add((person, RDF.type, YL.Person))
         graph.add((person, RDFS.label, Literal(f"{info.hant}之{word}", lang="zh-Hant")))
         graph.add((person, RDFS.label, Literal(f"the {word} of the {info.en}", lang="en")))
-        for n, (role, change) in enumerate(steps):
-            start = named if change is None else change.phase
-            following = steps[n + 1][1] if n + 1 < len(steps) else None
-            end = following.phase if following is not None else last_phase
-            node = iris.ID[f"{rite}/assignment/{slug}-{n + 1}"]
-            graph.add((node, RDF.type, YL.RoleAssignment))
-            graph.add((node, YL.person, person))
-            graph.add((node, YL.role, lexicon.iri["role"][role]))
-            for phase in range(start, max(start, end) + 1):
-                graph.add((node, YL.inPhase, iris.phase(rite, phase)))
-            if change is not None:
-                graph.add((node, YL.assignedBy, change.iri))
+        _role_spans(graph, lexicon, rite, slug, person, steps, named, last_phase)
+
+
+#: one man's chain of 為: (his first role, [(role, the 為 making it)…]), the first step's 為
+#: None (the list untyped: every later step has its 為, which mypy cannot know)
+_Chain = tuple[str, list]
+
+
+def _officer_chains(placed: list[Placed], lexicon) -> list[_Chain]:
+    """The chains of 為 making one officer another, in text order: a 為 whose agent is the
+    role the last 為 of a chain made him continues that chain (司正為司馬, 司馬反為司正)."""
+    chains: list[_Chain] = []
+    for item in placed:
+        event = item.event
+        if not _makes_officer(event, lexicon):
+            continue
+        agent, role = event.agent[0], event.fields["role"][0]
+        chain = next((c for c in chains if c[1][-1][0] == agent), None)
+        if chain is None:
+            chain = (agent, [(agent, None)])
+            chains.append(chain)
+        chain[1].append((role, item))
+    return chains
+
+
+def _makes_officer(event, lexicon) -> bool:
+    """Whether an event is a 為, neither denied nor conditional, making one officer (司事者)
+    another: one agent, one role, both officers, not the same."""
+    agent, role = event.agent, event.fields.get("role", ())
+    if not (event.kind == "為" and len(agent) == 1 and len(role) == 1):
+        return False
+    if event.get("neg") == "1" or event.get("cond") or agent == role:
+        return False
+    return _is_officer(lexicon, agent[0]) and _is_officer(lexicon, role[0])
+
+
+def _is_officer(lexicon, role: str) -> bool:
+    """Whether a role is of the class 司事者 (the officers of a rite)."""
+    return "司事者" in lexicon.role_classes.get(role, frozenset())
+
+
+def _role_spans(graph, lexicon, rite: str, slug: str, person, steps, named: int, last: int) -> None:
+    """A person's yl:RoleAssignments: each role of his chain from the 為 that made it (the
+    first: from the phase that first names him) to the next 為, the last to ``last``."""
+    for n, (role, change) in enumerate(steps):
+        start = named if change is None else change.phase
+        following = steps[n + 1][1] if n + 1 < len(steps) else None
+        end = following.phase if following is not None else last
+        node = iris.ID[f"{rite}/assignment/{slug}-{n + 1}"]
+        graph.add((node, RDF.type, YL.RoleAssignment))
+        graph.add((node, YL.person, person))
+        graph.add((node, YL.role, lexicon.iri["role"][role]))
+        for phase in range(start, max(start, end) + 1):
+            graph.add((node, YL.inPhase, iris.phase(rite, phase)))
+        if change is not None:
+            graph.add((node, YL.assignedBy, change.iri))
 
 
 def _written_form(lexicon, role: str, text: str) -> str:
