@@ -248,20 +248,27 @@ def _mark_of(buffer: str) -> tuple[str, str]:
     return "", buffer
 
 
-@cache
-def zhushu_rows(path: Path, sbck_path: Path):
-    """The 四庫 儀禮注疏 juan as :class:`kanripo.Row`s: 經, 注, 音義, 疏, ○, 考證.
+#: the large-character markers that head a small note, and the row kind each opens
+_MARKS = ("音義", "疏", "䟽", "注")
+_NOTE_OF_MARK = {"音義": "音義", "疏": "疏", "䟽": "疏"}
 
-    ``sbck_path`` is the 四部叢刊 file of the same juan, which tells where each 注 ends.
-    """
-    # here, not at the top: kanripo imports this module (its rows are read here)
-    from yili_kg.loaders.witnesses.kanripo import Row, read_gaiji
 
-    body, appendix = _lines(Path(path))
-    fixes = _corrections_for(*_juan_of(path))
-    chars = _replace(_chars(body), fixes)
+@dataclass(frozen=True)
+class _Alignment:
+    """The large characters (經 and 注) of a juan aligned with SBCK's 經/注 runs."""
+
+    wyg: str  # the large characters, folded (an entity as 〓)
+    sbck: str  # SBCK's characters, folded
+    run_of: dict[int, int]  # character → the SBCK run it meets (經 even, 注 odd)
+    run_start: dict[int, int]  # SBCK run → its first SBCK position
+    large_at: dict[int, int]  # character → its place among the large characters
+    same: set[int]  # characters SBCK has as they are (an equal match)
+    pos_of: dict[int, int]  # character → the SBCK character it is aligned with
+
+
+def _align(chars: list[Char], sbck_path: Path) -> _Alignment:
+    """Align the large characters (經 and 注) with SBCK's: each gets the SBCK run it meets."""
     large = [i for i, c in enumerate(chars) if not c.small]
-    # align the large characters (經 and 注) with SBCK's: each gets the SBCK run it meets
     wyg = fold("".join(chars[i].ch if len(chars[i].ch) == 1 else "〓" for i in large))
     sbck, runs = _sbck_labels(sbck_path)
     run_of: dict[int, int] = {}
@@ -269,9 +276,8 @@ def zhushu_rows(path: Path, sbck_path: Path):
     for at, label in enumerate(runs):
         run_start.setdefault(label, at)
     large_at = {index: at for at, index in enumerate(large)}
-    same: set[int] = set()  # characters SBCK has as they are (an equal match)
-    pos_of: dict[int, int] = {}  # character → the SBCK character it is aligned with
-    jing_pos = -1  # the SBCK position of the last 經 character read
+    same: set[int] = set()
+    pos_of: dict[int, int] = {}
     for op in Levenshtein.opcodes(wyg, sbck):
         if op.tag in ("equal", "replace"):
             for k in range(op.src_end - op.src_start):
@@ -279,176 +285,289 @@ def zhushu_rows(path: Path, sbck_path: Path):
                 pos_of[large[op.src_start + k]] = op.dest_start + k
                 if op.tag == "equal":
                     same.add(large[op.src_start + k])
-    zhu_ends = {(c.page, c.before, c.after) for c in fixes if c.action == "zhu-end"}
-    not_markers = {(c.page, c.before) for c in fixes if c.action == "not-marker"}
-    as_zhu = {(c.page, c.before) for c in fixes if c.action == "as-zhu"}
-    as_shu = {(c.page, c.after) for c in fixes if c.action == "as-shu"}
+    return _Alignment(wyg, sbck, run_of, run_start, large_at, same, pos_of)
 
-    rows: list[_Raw] = []
-    segment = 0
-    state = "after-note"  # what large text is now: 經, 注, or (after a note) the next 經
-    zhu_run: int | None = None  # the SBCK 注 run the current 注 began in
-    i = 0
 
-    def open_row(kind: str, page: str) -> _Raw:
-        row = _Raw(kind, page, [], segment)
-        rows.append(row)
+@dataclass(frozen=True)
+class _Fixes:
+    """The hand decisions of a juan that steer the reading, as the keys they are looked up by."""
+
+    zhu_ends: set[tuple[str, str, str]]  # (page, 注 ends with, 經 begins with)
+    not_markers: set[tuple[str, str]]  # (page, the next characters): a 注 that is a word
+    as_zhu: set[tuple[str, str]]  # (page, the next characters): a 注 headed 疏
+    as_shu: set[tuple[str, str]]  # (page, the note begins with): a 疏 headed 注
+
+    @classmethod
+    def of(cls, fixes: list[Correction]) -> _Fixes:
+        """The keys of a juan's corrections, by action."""
+        return cls(
+            {(c.page, c.before, c.after) for c in fixes if c.action == "zhu-end"},
+            {(c.page, c.before) for c in fixes if c.action == "not-marker"},
+            {(c.page, c.before) for c in fixes if c.action == "as-zhu"},
+            {(c.page, c.after) for c in fixes if c.action == "as-shu"},
+        )
+
+
+class _Reader:
+    """One walk through a juan's characters, cutting them into 經, 注, 音義, 疏 and ○ rows."""
+
+    def __init__(self, chars: list[Char], align: _Alignment, fixes: _Fixes) -> None:
+        self.chars = chars
+        self.n = len(chars)
+        self.align = align
+        self.fixes = fixes
+        self.rows: list[_Raw] = []
+        self.segment = 0
+        self.state = "after-note"  # what large text is now: 經, 注, or (after a note) the next 經
+        self.zhu_run: int | None = None  # the SBCK 注 run the current 注 began in
+        self.current = _Raw("", "", [], None)  # no row yet (a kind no row has)
+        self.pending = ""  # the marker (音義, 疏, 注) read before the next small note
+        self.jing_pos = -1  # the SBCK position of the last 經 character read
+        self.i = 0
+
+    def read(self) -> list[_Raw]:
+        """All the rows, in order (empty ones included)."""
+        while self.i < self.n:
+            c = self.chars[self.i]
+            if c.small:
+                self._small(c)
+            elif c.ch == "○":
+                self._section(c)
+            elif not self._large(c):
+                self._append(c)
+        return self.rows
+
+    def _open_row(self, kind: str, page: str) -> _Raw:
+        """A new row of ``kind`` in the current segment."""
+        row = _Raw(kind, page, [], self.segment)
+        self.rows.append(row)
         return row
 
-    current = _Raw("", "", [], None)  # no row yet (a kind no row has)
-    pending = ""
-    n = len(chars)
-    while i < n:
-        c = chars[i]
-        if c.small:
-            group = c.group
-            j = i
-            while j < n and chars[j].small and chars[j].group == group:
-                j += 1
-            text = "".join(ch.ch for ch in chars[i:j])
-            mark = pending
-            pending = ""
-            if not mark and current.kind in ("經", "注"):
-                mark, stripped = _mark_of(current.text)
-                if mark:
-                    current.parts = [stripped]
-                    if not stripped:  # the marker alone had opened a row
-                        rows.remove(current)
-                        if current.kind == "經":
-                            segment -= 1
-            kind = {"音義": "音義", "疏": "疏", "䟽": "疏"}.get(mark, "注")
-            if mark == "注" and any(c.page == p and text.startswith(a) for p, a in as_shu):
-                kind = "疏"  # small text after 注 is the 疏 the transcription mislabelled
-            open_row(kind, c.page).parts.append(text)
-            current = rows[-1]
-            state = "after-note"
-            i = j
-            continue
-        if c.ch == "○":
-            rows.append(_Raw("○", c.page, [], segment))
-            current = rows[-1]
-            state = "after-note"
-            i += 1
-            continue
-        # a large character
-        if state == "after-note":
-            j = i
-            while j < n and not chars[j].small and chars[j].ch != "○":
-                j += 1
-            between = "".join(ch.ch for ch in chars[i:j])
-            if j < n and chars[j].small and between in ("音義", "疏", "䟽", "注"):
-                pending = between  # the marker of the next small note, not text
-                i = j
-                continue
-            # after a small note, large text is the next 經 — unless it begins with 注
-            if c.ch == "注" and rows and rows[-1].kind in ("經", "音義", "疏", "注"):
-                state = "注"
-                zhu_run = None
-                current = open_row("注", c.page)
-                i += 1
-                continue
-            segment += 1
-            current = open_row("經", c.page)
-            state = "經"
-        elif state == "經" and (
-            (c.page, _ahead(chars, i)) in as_zhu
-            or (c.ch in "疏䟽" and i not in same and _zhu_follows(chars, i, run_of))
+    def _append(self, c: Char) -> None:
+        """The large character goes on the current row."""
+        self.current.parts.append(c.ch)
+        self.current.at.append(self.i)
+        if self.state == "經" and self.i in self.align.pos_of:
+            self.jing_pos = self.align.pos_of[self.i]
+        self.i += 1
+
+    def _small(self, c: Char) -> None:
+        """A small note (one group): 音義, 疏, or 注 by the marker before it."""
+        chars, n = self.chars, self.n
+        j = self.i
+        while j < n and chars[j].small and chars[j].group == c.group:
+            j += 1
+        text = "".join(ch.ch for ch in chars[self.i : j])
+        mark = self.pending
+        self.pending = ""
+        if not mark and self.current.kind in ("經", "注"):
+            mark = self._strip_mark()
+        kind = _NOTE_OF_MARK.get(mark, "注")
+        if mark == "注" and any(c.page == p and text.startswith(a) for p, a in self.fixes.as_shu):
+            kind = "疏"  # small text after 注 is the 疏 the transcription mislabelled
+        self._open_row(kind, c.page).parts.append(text)
+        self.current = self.rows[-1]
+        self.state = "after-note"
+        self.i = j
+
+    def _strip_mark(self) -> str:
+        """Take the marker (音義, 疏, 注) off the end of the current large row; "" if none."""
+        current = self.current
+        mark, stripped = _mark_of(current.text)
+        if mark:
+            current.parts = [stripped]
+            if not stripped:  # the marker alone had opened a row
+                self.rows.remove(current)
+                if current.kind == "經":
+                    self.segment -= 1
+        return mark
+
+    def _section(self, c: Char) -> None:
+        """○: the edition's section break."""
+        self.rows.append(_Raw("○", c.page, [], self.segment))
+        self.current = self.rows[-1]
+        self.state = "after-note"
+        self.i += 1
+
+    def _large(self, c: Char) -> bool:
+        """Read a large character by the state; False if it is still to go on the current row."""
+        if self.state == "after-note":
+            return self._after_note(c)
+        if self.state == "經":
+            return self._in_jing(c)
+        if self.state == "注":
+            return self._in_zhu(c)
+        return False
+
+    def _start_zhu(self, c: Char) -> None:
+        """The character is the 注 marker: a 注 row begins after it."""
+        self.state = "注"
+        self.zhu_run = None
+        self.current = self._open_row("注", c.page)
+        self.i += 1
+
+    def _after_note(self, c: Char) -> bool:
+        """After a note, large text is a marker, a 注, or (mostly) the next 經."""
+        chars, n = self.chars, self.n
+        j = self.i
+        while j < n and not chars[j].small and chars[j].ch != "○":
+            j += 1
+        between = "".join(ch.ch for ch in chars[self.i : j])
+        if j < n and chars[j].small and between in _MARKS:
+            self.pending = between  # the marker of the next small note, not text
+            self.i = j
+            return True
+        # after a small note, large text is the next 經 — unless it begins with 注
+        if c.ch == "注" and self.rows and self.rows[-1].kind in ("經", "音義", "疏", "注"):
+            self._start_zhu(c)
+            return True
+        self.segment += 1
+        self.current = self._open_row("經", c.page)
+        self.state = "經"
+        return False
+
+    def _in_jing(self, c: Char) -> bool:
+        """In a 經, a 注 (or a 疏 that heads one) begins the 注 where SBCK's 注 begins."""
+        i, align = self.i, self.align
+        if (c.page, _ahead(self.chars, i)) in self.fixes.as_zhu or (
+            c.ch in "疏䟽" and i not in align.same and _zhu_follows(self.chars, i, align.run_of)
         ):
-            state = "注"  # a large-character 注 the transcription headed 疏
-            zhu_run = None
-            current = open_row("注", c.page)
-            i += 1
-            continue
-        elif state == "經" and c.ch == "注" and (c.page, _ahead(chars, i)) not in not_markers:
-            run = run_of.get(i)
+            self._start_zhu(c)  # a large-character 注 the transcription headed 疏
+            return True
+        if c.ch == "注" and (c.page, _ahead(self.chars, i)) not in self.fixes.not_markers:
+            run = align.run_of.get(i)
             # a 注 is the word of the 經 only where SBCK's 經 has that very character
-            if i not in same or run is None or run % 2 == 1 or _zhu_follows(chars, i, run_of):
-                state = "注"
-                zhu_run = None
-                current = open_row("注", c.page)
-                i += 1
-                continue
-        elif state == "注":
-            run = run_of.get(i)
-            if zhu_run is None and run is not None and run % 2 == 1:
-                zhu_run = run
-            text_so_far = current.text
-            forced = next(
-                (
-                    a
-                    for (p, b, a) in zhu_ends
-                    if p == c.page and text_so_far.endswith(b) and _ahead(chars, i, len(a)) == a
-                ),
-                None,
-            )
-            hand = any(p == c.page and text_so_far.endswith(b) for (p, b, _) in zhu_ends)
-            # SBCK has no 注 here: the 經 goes on where SBCK's 經 left off
-            ahead = [k for k in range(i, min(i + 4, n)) if not chars[k].small]
-            resumes = (
-                zhu_run is None
-                and len(current.parts) >= 2
-                and len(ahead) >= 3
-                and all(
-                    k in same and pos_of.get(k) == jing_pos + 1 + m for m, k in enumerate(ahead)
-                )
-            )
             if (
-                c.ch == "注"
-                and not hand
-                and (c.page, _ahead(chars, i)) not in not_markers
-                and zhu_run is not None
-                and i not in same
-                and _zhu_follows(chars, i, run_of, zhu_run)
+                i not in align.same
+                or run is None
+                or run % 2 == 1
+                or _zhu_follows(self.chars, i, align.run_of)
             ):
-                # the next 注's marker: the 經 before it is what SBCK reads as 經 since the 注
-                k = len(current.at)
-                while k > 1 and _is_jing(run_of.get(current.at[k - 1]), zhu_run):
-                    k -= 1
-                if k < len(current.at):
-                    start = run_start.get(run_of[current.at[k]])
-                    k -= _best_start(wyg, large_at, current.at[:k], current.at[k], sbck, start)
-                if k < len(current.at):
-                    segment += 1
-                    jing = _Raw("經", chars[current.at[k]].page, current.parts[k:], segment)
-                    jing.at = current.at[k:]
-                    current.parts, current.at = current.parts[:k], current.at[:k]
-                    rows.append(jing)
-                current = open_row("注", c.page)
-                zhu_run = None
-                i += 1
-                continue
-            if forced is not None or (
-                not hand
-                and _until_small(chars, i) not in ("疏", "䟽", "音義", "注")
-                and (
-                    resumes
-                    or (
-                        zhu_run is not None
-                        and _is_jing(run, zhu_run)
-                        and _jing_holds(chars, i, run_of, run)
-                    )
-                )
-            ):
-                # the 經 may begin a character or two earlier than the alignment says (a
-                # character of the 注 that SBCK has and WYG lacks drew it): start it where
-                # SBCK's 經 run begins best
-                start = run_start.get(run) if run is not None else None
-                back = _best_start(wyg, large_at, current.at, i, sbck, start)
-                segment += 1
-                moved_parts, moved_at = (
-                    current.parts[len(current.parts) - back :],
-                    current.at[len(current.at) - back :],
-                )
-                if back:
-                    current.parts, current.at = current.parts[:-back], current.at[:-back]
-                current = open_row("經", chars[moved_at[0]].page if back else c.page)
-                current.parts, current.at = list(moved_parts), list(moved_at)
-                state = "經"
-        current.parts.append(c.ch)
-        current.at.append(i)
-        if state == "經" and i in pos_of:
-            jing_pos = pos_of[i]
-        i += 1
+                self._start_zhu(c)
+                return True
+        return False
+
+    def _in_zhu(self, c: Char) -> bool:
+        """In a 注, the next 注's marker or the 經 going on ends it."""
+        run = self.align.run_of.get(self.i)
+        if self.zhu_run is None and run is not None and run % 2 == 1:
+            self.zhu_run = run
+        text_so_far = self.current.text
+        forced = self._forced_end(c, text_so_far)
+        hand = any(p == c.page and text_so_far.endswith(b) for (p, b, _) in self.fixes.zhu_ends)
+        resumes = self._resumes()
+        zhu_run = self.zhu_run
+        if zhu_run is not None and self._next_zhu(c, hand, zhu_run):
+            self._split_jing(zhu_run)
+            self._start_zhu(c)
+            return True
+        if forced is not None or (not hand and self._jing_begins(run, resumes)):
+            self._resume_jing(c, run)
+        return False
+
+    def _forced_end(self, c: Char, text_so_far: str) -> str | None:
+        """The 經 a ``zhu-end`` correction has begin here, if any."""
+        return next(
+            (
+                a
+                for (p, b, a) in self.fixes.zhu_ends
+                if p == c.page
+                and text_so_far.endswith(b)
+                and _ahead(self.chars, self.i, len(a)) == a
+            ),
+            None,
+        )
+
+    def _resumes(self) -> bool:
+        """SBCK has no 注 here: the 經 goes on where SBCK's 經 left off."""
+        i, n, align = self.i, self.n, self.align
+        ahead = [k for k in range(i, min(i + 4, n)) if not self.chars[k].small]
+        return (
+            self.zhu_run is None
+            and len(self.current.parts) >= 2
+            and len(ahead) >= 3
+            and all(
+                k in align.same and align.pos_of.get(k) == self.jing_pos + 1 + m
+                for m, k in enumerate(ahead)
+            )
+        )
+
+    def _next_zhu(self, c: Char, hand: bool, zhu_run: int) -> bool:
+        """Is this 注 the marker of the next 注 (SBCK has a 注 run after ``zhu_run`` here)?"""
+        i = self.i
+        return (
+            c.ch == "注"
+            and not hand
+            and (c.page, _ahead(self.chars, i)) not in self.fixes.not_markers
+            and i not in self.align.same
+            and _zhu_follows(self.chars, i, self.align.run_of, zhu_run)
+        )
+
+    def _jing_begins(self, run: int | None, resumes: bool) -> bool:
+        """Does the 經 begin again here (SBCK's 經 run goes on, no marker before a note)?"""
+        return _until_small(self.chars, self.i) not in _MARKS and (
+            resumes
+            or (
+                self.zhu_run is not None
+                and _is_jing(run, self.zhu_run)
+                and _jing_holds(self.chars, self.i, self.align.run_of, run)
+            )
+        )
+
+    def _split_jing(self, zhu_run: int) -> None:
+        """Before the next 注's marker: the 經 is what SBCK reads as 經 since the 注 run."""
+        current, align = self.current, self.align
+        k = len(current.at)
+        while k > 1 and _is_jing(align.run_of.get(current.at[k - 1]), zhu_run):
+            k -= 1
+        if k < len(current.at):
+            start = align.run_start.get(align.run_of[current.at[k]])
+            k -= _best_start(
+                align.wyg, align.large_at, current.at[:k], current.at[k], align.sbck, start
+            )
+        if k < len(current.at):
+            self.segment += 1
+            jing = _Raw("經", self.chars[current.at[k]].page, current.parts[k:], self.segment)
+            jing.at = current.at[k:]
+            current.parts, current.at = current.parts[:k], current.at[:k]
+            self.rows.append(jing)
+
+    def _resume_jing(self, c: Char, run: int | None) -> None:
+        """The 注 ends: a 經 row begins here or a character or two before."""
+        current, align = self.current, self.align
+        # the 經 may begin a character or two earlier than the alignment says (a character of
+        # the 注 that SBCK has and WYG lacks drew it): start it where SBCK's 經 run begins best
+        start = align.run_start.get(run) if run is not None else None
+        back = _best_start(align.wyg, align.large_at, current.at, self.i, align.sbck, start)
+        self.segment += 1
+        moved_parts, moved_at = (
+            current.parts[len(current.parts) - back :],
+            current.at[len(current.at) - back :],
+        )
+        if back:
+            current.parts, current.at = current.parts[:-back], current.at[:-back]
+        self.current = self._open_row("經", self.chars[moved_at[0]].page if back else c.page)
+        self.current.parts, self.current.at = list(moved_parts), list(moved_at)
+        self.state = "經"
+
+
+@cache
+def zhushu_rows(path: Path, sbck_path: Path):
+    """The 四庫 儀禮注疏 juan as :class:`kanripo.Row`s: 經, 注, 音義, 疏, ○, 考證.
+
+    ``sbck_path`` is the 四部叢刊 file of the same juan, which tells where each 注 ends.
+    """
+    body, appendix = _lines(Path(path))
+    fixes = _corrections_for(*_juan_of(path))
+    chars = _replace(_chars(body), fixes)
+    rows = _Reader(chars, _align(chars, sbck_path), _Fixes.of(fixes)).read()
+    return _numbered(rows, appendix)
+
+
+def _numbered(rows: list[_Raw], appendix: list[tuple[str, str]]):
+    """The rows as :class:`kanripo.Row`s, numbered, empty ones left out; then the 考證."""
+    # here, not at the top: kanripo imports this module (its rows are read here)
+    from yili_kg.loaders.witnesses.kanripo import Row, read_gaiji
 
     out: list[Row] = []
     number = 0
