@@ -64,13 +64,38 @@ def tei_export(store, rite: str) -> bytes:
     if rite not in RITES:
         raise EntityNotFound(f"unknown rite {rite!r}: choose one of {', '.join(RITES)}")
     prefix = {"prefix": Literal(f"{ID}{rite}/")}
+    clauses = _clauses(store, prefix)
+    if not clauses:
+        raise EntityNotFound(f"the build holds no clause of {rite}: build it (YILI_RITES)")
+    notes = _notes(store, rite, clauses)
+    events = _events(store, prefix)
+
+    ET.register_namespace("", TEI)
+    root = ET.Element(_tag("TEI"), {XML_LANG: "lzh"})
+    _header(root, RITES[rite])
+    text = _sub(root, "text")
+    _body(_sub(text, "body"), clauses, notes)
+    _list_events(_sub(_sub(_sub(text, "back"), "div", type="events"), "listEvent"), events, clauses)
+    ET.indent(root, space=" ")
+    return (
+        b'<?xml version="1.0" encoding="UTF-8"?>\n'
+        + ET.tostring(root, encoding="unicode").encode("utf-8")
+        + b"\n"
+    )
+
+
+def _clauses(store, prefix: dict) -> dict[str, dict]:
+    """The rite's clauses: IRI → characters and Kanripo pages."""
     clauses: dict[str, dict] = {}
     for row in store.query(service_query("tei-clauses"), prefix).rows:
         entry = clauses.setdefault(row["clause"].value, {"text": row["text"].value, "pages": set()})
         if "page" in row:
             entry["pages"].add(row["page"].value)
-    if not clauses:
-        raise EntityNotFound(f"the build holds no clause of {rite}: build it (YILI_RITES)")
+    return clauses
+
+
+def _notes(store, rite: str, clauses: dict) -> dict[str, dict]:
+    """The notes (注, 疏 …) on the clauses: IRI → text, kinds, the clauses it targets, author."""
     notes: dict[str, dict] = {}
     rows = store.query(service_query("tei-notes"), {"rite": URIRef(f"{ID}rite/{rite}")}).rows
     for row in rows:
@@ -84,6 +109,11 @@ def tei_export(store, rite: str) -> bytes:
         entry["targets"].add(row["clause"].value)
         if "author" in row:
             entry["author"] = row["author"].value
+    return notes
+
+
+def _events(store, prefix: dict) -> dict[str, dict]:
+    """The rite's events: IRI → clause, place in the sequence, kind and the labels of who/what."""
     events: dict[str, dict] = {}
     for row in store.query(service_query("tei-events"), prefix).rows:
         entry = events.setdefault(
@@ -97,18 +127,16 @@ def tei_export(store, rite: str) -> bytes:
         for key in ("kindLabel", "agentLabel", "recipientLabel"):
             if key in row:
                 entry.setdefault(key, set()).add(row[key].value)
+    return events
 
-    ET.register_namespace("", TEI)
-    root = ET.Element(_tag("TEI"), {XML_LANG: "lzh"})
-    _header(root, RITES[rite])
-    text = _sub(root, "text")
-    body = _sub(text, "body")
+
+def _body(body, clauses: dict, notes: dict) -> None:
+    """The text: ``<div>`` per division, ``<p>`` per paragraph, ``<s>`` per sentence, a ``<seg>``
+    per clause, ``<pb>`` at each new page, each paragraph closed by the notes on its clauses."""
     order = sorted(
         clauses, key=lambda iri: (list(DIVISIONS).index(_numbers(iri)[0]), _numbers(iri)[1])
     )
-    first_target = {}
-    for note, entry in notes.items():
-        first_target[note] = min(entry["targets"], key=order.index)
+    first_target = {note: min(entry["targets"], key=order.index) for note, entry in notes.items()}
     notes_after: dict[str, list[str]] = {}
     for note in sorted(notes):
         notes_after.setdefault(first_target[note], []).append(note)
@@ -140,8 +168,9 @@ def tei_export(store, rite: str) -> bytes:
         pending.extend(notes_after.get(iri, []))
     _close(paragraph, pending, notes)
 
-    back = _sub(text, "back")
-    listing = _sub(_sub(back, "div", type="events"), "listEvent")
+
+def _list_events(listing, events: dict, clauses: dict) -> None:
+    """The stand-off ``<listEvent>``: an ``<event>`` per event, pointing at its clause's seg."""
     for iri in sorted(events, key=lambda e: (events[e]["sequence"], e)):
         entry = events[iri]
         kind = entry["kind"][len(YL) :] if entry["kind"].startswith(YL) else entry["kind"]
@@ -159,12 +188,6 @@ def tei_export(store, rite: str) -> bytes:
         label = " ".join(w for w in words if w) or kind
         _sub(event, "label", label)
         _sub(event, "desc", clauses[entry["clause"]]["text"])
-    ET.indent(root, space=" ")
-    return (
-        b'<?xml version="1.0" encoding="UTF-8"?>\n'
-        + ET.tostring(root, encoding="unicode").encode("utf-8")
-        + b"\n"
-    )
 
 
 def _close(paragraph, pending: list[str], notes: dict) -> None:

@@ -103,13 +103,24 @@ def plan(q: str, known: set[str]) -> Plan:
     if not q:
         return p
     if any(is_cjk(c) for c in q):
-        chars = "".join(c for c in q if is_cjk(c))
-        p.hans = _converter().convert(chars)
-        p.tried.append(
-            f"characters {chars}" + (f" (simplified {p.hans})" if p.hans != chars else "")
-        )
+        _plan_characters(p, q)
         return p
-    letters, tones = [], []
+    _plan_pinyin(p, q, known)
+    _plan_english(p, q)
+    return p
+
+
+def _plan_characters(p: Plan, q: str) -> None:
+    """字: the characters of ``q``, folded to simplified by OpenCC."""
+    chars = "".join(c for c in q if is_cjk(c))
+    p.hans = _converter().convert(chars)
+    p.tried.append(f"characters {chars}" + (f" (simplified {p.hans})" if p.hans != chars else ""))
+
+
+def _letters_and_tones(q: str) -> tuple[list[str], list[int]]:
+    """The letters of ``q`` with tone marks or numbers read off; none if it is not pinyin."""
+    letters: list[str] = []
+    tones: list[int] = []
     for c in q.lower():
         if c in TONES:
             base, tone = TONES[c]
@@ -120,33 +131,37 @@ def plan(q: str, known: set[str]) -> Plan:
         elif "a" <= c <= "z":
             letters.append(c)
             tones.append(0)
-        elif c in "' -":
-            continue
-        else:
-            letters = []
-            break
-    if letters:
-        text = "".join(letters)
-        syllables = split_syllables(text, known)
-        if syllables:
-            p.syllables = syllables
-            position = 0
-            for s in syllables:
-                marks = [t for t in tones[position : position + len(s)] if t]
-                p.tones.append(abs(marks[-1]) if marks else 0)
-                position += len(s)
-            shown = " ".join(
-                s + (str(t) if t else "") for s, t in zip(syllables, p.tones, strict=True)
-            )
-            p.tried.append(f"pinyin {shown}")
+        elif c not in "' -":
+            return [], []
+    return letters, tones
+
+
+def _plan_pinyin(p: Plan, q: str, known: set[str]) -> None:
+    """拼音: ``q`` split into the syllables the corpus has, each with its tone if given."""
+    letters, tones = _letters_and_tones(q)
+    if not letters:
+        return
+    syllables = split_syllables("".join(letters), known)
+    if not syllables:
+        return
+    p.syllables = syllables
+    position = 0
+    for s in syllables:
+        marks = [t for t in tones[position : position + len(s)] if t]
+        p.tones.append(abs(marks[-1]) if marks else 0)
+        position += len(s)
+    shown = " ".join(s + (str(t) if t else "") for s, t in zip(syllables, p.tones, strict=True))
+    p.tried.append(f"pinyin {shown}")
+
+
+def _plan_english(p: Plan, q: str) -> None:
+    """English: the words of ``q`` of two letters or more, accents removed."""
     bare = "".join(
         c for c in unicodedata.normalize("NFKD", q.lower()) if not unicodedata.combining(c)
     )
-    p.words = re.findall(r"[a-z]+", bare)
-    p.words = [w for w in p.words if len(w) > 1]
+    p.words = [w for w in re.findall(r"[a-z]+", bare) if len(w) > 1]
     if p.words:
         p.tried.append(f"English {' '.join(p.words)}")
-    return p
 
 
 def open_index(build_dir: Path) -> sqlite3.Connection:
