@@ -11,14 +11,17 @@ his role assignments from the 為 events.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 
-from rdflib import RDF, XSD, Graph, Literal, URIRef
+from rdflib import RDF, RDFS, XSD, Graph, Literal, URIRef
 
 from yili_kg.loaders import iris
 from yili_kg.loaders.annotation.annotations import Event, Record
+from yili_kg.loaders.annotation.rules import word_class
 from yili_kg.loaders.errors import SourceError
 from yili_kg.loaders.iris import YL
 from yili_kg.loaders.terms.lexicon import Lexicon
+from yili_kg.loaders.terms.ontology import parse_modules
 from yili_kg.loaders.text.rounds import read_rounds, round_numbers
 
 LZH = "lzh"
@@ -29,32 +32,42 @@ PLACE_KEYS = {
     "at": (YL.location, YL.locationText),
     "via": (YL.via, YL.viaText),
 }
-MANNERS = {"坐": "zuo", "立": "li", "少": "shao", "皆": "jie"}
 PERSON = iris.person("zhuren-jiachen")
-#: kinds that name their vessel: 卒觶 drains the 觶 (an implied theme when none is written)
-KIND_THEME = {"卒觶": "觶", "卒爵": "爵", "舉觶": "觶", "拜既爵": "爵"}
-VESSELS = ("爵", "觶")
-#: acts done with the cup in hand: without a written theme, their theme is the cup of the
-#: moment (主人坐取爵…西北面獻賓: the 爵), an implied theme
-CUP_ACTS = {
-    "獻",
-    "酢",
-    "酬",
-    "授",
-    "受",
-    "奠",
-    "反奠",
-    "實",
-    "洗",
-    "卒洗",
-    "拜受",
-    "拜送",
-    "執",
-    "飲",
-    "酌",
-}
-#: the roles the host's retainer plays, in the order the text gives them
-RETAINER_ROLES = ("相", "司正", "司馬")
+# The vocabulary is the ontology's (docs: ontology/actions.ttl, "verb frames"): the acts done
+# with the cup in hand (yl:cupInHand), those that name their cup (yl:namesCup: 卒觶 drains the
+# 觶), the act that takes a role (yl:takesRole), the 如 (yl:repeatsAct), the roles of the
+# host's retainer (yl:hostRetainer) and the manners (yl:Manner); the words of a 如X are
+# corpus/annotation-words.tsv's (like-previous, like-first, like-suffix).
+
+
+@cache
+def ontology_modules() -> Graph:
+    """The ontology's modules, parsed once, for what the lexicon does not read: the manners
+    (yl:Manner) and the class of a role (yl:Officiant)."""
+    return parse_modules()
+
+
+@cache
+def manners() -> dict[str, URIRef]:
+    """The manners (yl:Manner) by their zh-Hant label: 坐 → ``…/id/manner/zuo``."""
+    graph = ontology_modules()
+    return {
+        str(label): node
+        for node in graph.subjects(RDF.type, YL.Manner)
+        if isinstance(node, URIRef)
+        for label in graph.objects(node, RDFS.label)
+        if isinstance(label, Literal) and (label.language or "").lower() == "zh-hant"
+    }
+
+
+def named_cup(lexicon: Lexicon, kind: str) -> str:
+    """The cup an act that names its cup (yl:namesCup) is done with: the ritual object its
+    name ends with, the longest form (卒觶 → 觶, 拜既爵 → 爵)."""
+    for start in range(len(kind)):
+        label = lexicon.forms["object"].get(kind[start:])
+        if label is not None:
+            return label
+    raise SourceError("ontology", f"{kind!r} is yl:namesCup, but its name ends with no object")
 
 
 @dataclass
@@ -147,7 +160,7 @@ def events_graph(
     for item, target in resolve_repeats(placed, lexicon):
         g.add((item.iri, YL.repeats, target.iri))
     if assignments:  # the host's retainer's roles: read for 鄉射禮 only
-        role_assignments(g, placed, rite)
+        role_assignments(g, placed, rite, lexicon)
     for record in records:
         g.add((iris.passage(rite, record.id), YL.reviewStatus, Literal(record.review)))
     return g
@@ -173,8 +186,8 @@ def _event(g: Graph, item: Placed, number: int, lexicon: Lexicon, rite: str) -> 
             if term is None:
                 raise item.error(f"{key}={value}: no role labelled {value!r}")
             g.add((node, prop, term))
-    if kind in KIND_THEME and "theme" not in event.fields:
-        g.add((node, YL.theme, lexicon.iri["object"][KIND_THEME[kind]]))
+    if kind in lexicon.frames["namesCup"] and "theme" not in event.fields:
+        g.add((node, YL.theme, lexicon.iri["object"][named_cup(lexicon, kind)]))
         g.add((node, YL.implied, YL.theme))
     for value in event.fields.get("theme", ()):
         term = resolve_term(lexicon, "object", value)
@@ -194,8 +207,8 @@ def _event(g: Graph, item: Placed, number: int, lexicon: Lexicon, rite: str) -> 
             if term is None:
                 raise item.error(f"{key}={value}: no direction labelled {value!r}")
             g.add((node, prop, term))
-    if (manner := event.get("manner")) in MANNERS:
-        g.add((node, YL.manner, URIRef(f"https://w3id.org/yili/id/manner/{MANNERS[manner]}")))
+    if (manner := manners().get(event.get("manner") or "")) is not None:
+        g.add((node, YL.manner, manner))
     if count := event.get("count"):
         g.add((node, YL["count"], Literal(int(count), datatype=XSD.integer)))
     for key, prop in (("cond", YL.condition), ("say", YL.speech), ("like", YL.like)):
@@ -221,22 +234,25 @@ def archery_round(g: Graph, item: Placed, rounds: dict[int, int]) -> None:  # �
 def cup_in_hand(placed: list[Placed], lexicon: Lexicon) -> None:
     """Give acts done with the cup the cup of the moment, as an implied theme.
 
-    The cup of the moment is the last 爵 or 觶 the text names in the same phase before the
-    act (a new phase starts with none): 主人坐取爵于上篚 … 實之 … 西北面獻賓 → 獻 the 爵.
+    The cup of the moment is the last 爵 or 觶 (the cups the yl:namesCup acts name) the text
+    names in the same phase before the act (a new phase starts with none): 主人坐取爵于上篚 …
+    實之 … 西北面獻賓 → 獻 the 爵. The acts done with it are the yl:cupInHand ones.
     """
+    naming, in_hand = lexicon.frames["namesCup"], lexicon.frames["cupInHand"]
+    cups = {named_cup(lexicon, kind) for kind in naming}
     cup, phase = None, None
     for item in placed:
         event = item.event
         if item.phase != phase:
             cup, phase = None, item.phase
         named = [lexicon.forms["object"].get(t) for t in event.fields.get("theme", ())]
-        named = [t for t in named if t in VESSELS]
+        named = [t for t in named if t in cups]
         if named:
             cup = named[-1]
-        elif cup and event.kind in CUP_ACTS and "theme" not in event.fields:
+        elif cup and event.kind in in_hand and "theme" not in event.fields:
             event.set("theme", cup, "?")
-        elif event.kind in KIND_THEME:
-            cup = KIND_THEME[event.kind]
+        elif event.kind in naming:
+            cup = named_cup(lexicon, event.kind)
 
 
 def resolve_repeats(placed: list[Placed], lexicon: Lexicon):
@@ -263,9 +279,9 @@ def resolve_repeats(placed: list[Placed], lexicon: Lexicon):
 def _repeated(item: Placed, like: str, earlier: list[Placed], lexicon: Lexicon) -> Placed | None:
     """The earlier act a 如X (``like`` = X) repeats, or None: 亦如之 the sentence before's,
     else the act named by X, or the one of its kind."""
-    if like.startswith("之") or like.startswith("其"):
+    if like.startswith(word_class("like-previous")):
         return _sentence_before(item, earlier)
-    kind = _kind_of(item, earlier)
+    kind = _kind_of(item, earlier, lexicon)
     role = _role_in(lexicon, like)
     action = _action_in(lexicon, like)
     wanted = action or kind
@@ -273,17 +289,17 @@ def _repeated(item: Placed, like: str, earlier: list[Placed], lexicon: Lexicon) 
     if role:  # 如賓禮 / 如三耦: that role's last such act
         by_role = [e for e in candidates if role in e.event.agent]
         return by_role[-1] if by_role else None
-    if like.startswith("初"):  # 如初: the first such act, his own if he did one
+    if like.startswith(word_class("like-first")):  # 如初: the first such act, his own if any
         mine = [e for e in candidates if set(e.event.agent) & set(item.event.agent)]
         pool = mine or candidates
         return pool[0] if pool else None
     return candidates[-1] if candidates else None
 
 
-def _kind_of(item: Placed, earlier: list[Placed]) -> str:
-    """The act a 如X repeats the kind of: its own, or for a bare 如 the last act of its
-    sentence named before it (請射于賓，如初 → 請射; none: "")."""
-    if item.event.kind != "如":
+def _kind_of(item: Placed, earlier: list[Placed], lexicon: Lexicon) -> str:
+    """The act a 如X repeats the kind of: its own, or for a bare 如 (yl:repeatsAct) the last
+    act of its sentence named before it (請射于賓，如初 → 請射; none: "")."""
+    if not lexicon.has(item.event.kind, "repeatsAct"):
         return item.event.kind
     same_sentence = [e for e in earlier if e.sentence == item.sentence]
     return same_sentence[-1].event.kind if same_sentence else ""
@@ -307,35 +323,44 @@ def _role_in(lexicon: Lexicon, text: str) -> str | None:
 
 
 def _action_in(lexicon: Lexicon, text: str) -> str | None:
-    text = text.removesuffix("禮").removeprefix("初")
+    """The act a 如X names at its start (如升射 → 升射), without the words around the name
+    (如賓禮, 如初X: like-suffix, like-first), never a 如 itself."""
+    after, before = word_class("like-suffix"), word_class("like-first")
+    text = next((text.removesuffix(w) for w in after if text.endswith(w)), text)
+    text = next((text.removeprefix(w) for w in before if text.startswith(w)), text)
     for size in range(len(text), 0, -1):
         label = lexicon.forms["action"].get(text[:size])
-        if label and label != "如":
+        if label and not lexicon.has(label, "repeatsAct"):
             return label
     return None
 
 
-def role_assignments(g: Graph, placed: list[Placed], rite: str) -> None:
-    """The retainer's roles over the phases: 相 until 作相為司正, then 司正, 司馬, 司正 again."""
+def role_assignments(g: Graph, placed: list[Placed], rite: str, lexicon: Lexicon) -> None:
+    """The retainer's roles (yl:hostRetainer) over the phases: 相 until 作相為司正 (the role the
+    first yl:takesRole act makes him leave), then 司正, 司馬, 司正 again."""
+    retainer = lexicon.frames["hostRetainer"]
     changes = [
         item
         for item in placed
-        if item.event.kind == "為"
-        and set(item.event.agent) & set(RETAINER_ROLES)
-        and set(item.event.fields.get("role", ())) & set(RETAINER_ROLES)
+        if lexicon.has(item.event.kind, "takesRole")
+        and set(item.event.agent) & retainer
+        and set(item.event.fields.get("role", ())) & retainer
     ]
     if not changes:
         return
+    first = next(agent for agent in changes[0].event.agent if agent in retainer)
     last_phase = max(item.phase for item in placed if item.phase < 38)
     first_usher = next(
         (
             item.phase
             for item in placed
-            if "相" in item.event.fields.get("with", ()) or "相" in item.event.agent
+            if first in item.event.fields.get("with", ()) or first in item.event.agent
         ),
         changes[0].phase,
     )
-    spans: list[tuple[str, int, int, Placed | None]] = [("相", first_usher, changes[0].phase, None)]
+    spans: list[tuple[str, int, int, Placed | None]] = [
+        (first, first_usher, changes[0].phase, None)
+    ]
     for n, change in enumerate(changes):
         end = changes[n + 1].phase if n + 1 < len(changes) else last_phase
         spans.append((change.event.fields["role"][0], change.phase, end, change))
@@ -344,11 +369,8 @@ def role_assignments(g: Graph, placed: list[Placed], rite: str) -> None:
         node = iris.ID[f"{rite}/assignment/{n}"]
         g.add((node, RDF.type, YL.RoleAssignment))
         g.add((node, YL.person, PERSON))
-        g.add((node, YL.role, iris.term("role", _ROLE_SLUGS[role])))
+        g.add((node, YL.role, lexicon.iri["role"][role]))
         for phase in range(start, end + 1):
             g.add((node, YL.inPhase, iris.phase(rite, phase)))
         if made_by is not None:
             g.add((node, YL.assignedBy, made_by.iri))
-
-
-_ROLE_SLUGS = {"相": "xiang", "司正": "sizheng", "司馬": "sima"}

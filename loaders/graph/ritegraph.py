@@ -8,8 +8,9 @@ from rdflib import RDF, RDFS, Literal
 from yili_kg.loaders import iris
 from yili_kg.loaders.annotation.annotate import annotate_clauses, commentary_of
 from yili_kg.loaders.annotation.review import compose
+from yili_kg.loaders.annotation.rules import word_class
 from yili_kg.loaders.graph import rdf
-from yili_kg.loaders.graph.events import Placed, events_graph, place_events
+from yili_kg.loaders.graph.events import Placed, events_graph, ontology_modules, place_events
 from yili_kg.loaders.iris import YL
 from yili_kg.loaders.terms.lexicon import lexicon_for
 from yili_kg.loaders.text.rites import OTHER_RITES, build_rite_layer
@@ -35,7 +36,7 @@ def rite_graph(slug: str, into=None, layer=None):
     phases = {r.id: layer.passage_phases[r.id][0] for r in records}
     events_graph(records, phases, lexicon, rite=slug, assignments=False, into=graph)
     if slug in HOST_IS_STEWARD:
-        steward_as_host(graph, layer)
+        steward_as_host(graph, layer, lexicon)
     officers_as_persons(graph, records, phases, lexicon, slug)
     return graph
 
@@ -98,10 +99,10 @@ def _officer_chains(placed: list[Placed], lexicon) -> list[_Chain]:
 
 
 def _makes_officer(event, lexicon) -> bool:
-    """Whether an event is a 為, neither denied nor conditional, making one officer (司事者)
-    another: one agent, one role, both officers, not the same."""
+    """Whether an event is a 為 (yl:takesRole), neither denied nor conditional, making one
+    officer (司事者) another: one agent, one role, both officers, not the same."""
     agent, role = event.agent, event.fields.get("role", ())
-    if not (event.kind == "為" and len(agent) == 1 and len(role) == 1):
+    if not (lexicon.has(event.kind, "takesRole") and len(agent) == 1 and len(role) == 1):
         return False
     if event.get("neg") == "1" or event.get("cond") or agent == role:
         return False
@@ -109,8 +110,9 @@ def _makes_officer(event, lexicon) -> bool:
 
 
 def _is_officer(lexicon, role: str) -> bool:
-    """Whether a role is of the class 司事者 (the officers of a rite)."""
-    return "司事者" in lexicon.role_classes.get(role, frozenset())
+    """Whether a role is of the class 司事者 (yl:Officiant, the officers of a rite)."""
+    node = lexicon.iri["role"].get(role)
+    return node is not None and (node, RDF.type, YL.Officiant) in ontology_modules()
 
 
 def _role_spans(graph, lexicon, rite: str, slug: str, person, steps, named: int, last: int) -> None:
@@ -131,7 +133,8 @@ def _role_spans(graph, lexicon, rite: str, slug: str, person, steps, named: int,
 
 
 def _written_form(lexicon, role: str, text: str) -> str:
-    """The role as the clause writes it (擯者遂為司正: 擯者, a form of 相)."""
+    """The role as the clause writes it (擯者遂為司正: 擯者, a form of 相, with the word after
+    it of annotation-words.tsv's role-suffix)."""
     forms = sorted(
         (f for f, label in lexicon.forms["role"].items() if label == role and f in text),
         key=len,
@@ -139,15 +142,20 @@ def _written_form(lexicon, role: str, text: str) -> str:
     )
     if not forms:
         return role
-    at = text.index(forms[0]) + len(forms[0])
-    return forms[0] + ("者" if text[at : at + 1] == "者" and not forms[0].endswith("者") else "")
+    form = forms[0]
+    at = text.index(form) + len(form)
+    suffix = next(
+        (w for w in word_class("role-suffix") if text[at:].startswith(w) and not form.endswith(w)),
+        "",
+    )
+    return form + suffix
 
 
 #: the rites whose 主人 is the ruler's steward, offering in his stead (注: 主人，宰夫也)
 HOST_IS_STEWARD = ("yan", "dashe")
 
 
-def steward_as_host(graph, layer) -> None:
+def steward_as_host(graph, layer, lexicon) -> None:
     """The 宰夫 of the ruler's rites plays the 主人 throughout: a yl:Person with two roles.
 
     Recorded as :mod:`events` records the man behind 相/司正/司馬 in 鄉射禮: a ``yl:Person``
@@ -159,7 +167,9 @@ def steward_as_host(graph, layer) -> None:
     person = iris.person(f"{rite}-zaifu")
     graph.add((person, RDF.type, YL.Person))
     info = OTHER_RITES[rite]
-    graph.add((person, RDFS.label, Literal(f"{info.hant}之宰夫", lang="zh-Hant")))
+    office = iris.term("role", "zaifu")
+    word = next(label for label, node in lexicon.iri["role"].items() if node == office)
+    graph.add((person, RDFS.label, Literal(f"{info.hant}之{word}", lang="zh-Hant")))
     graph.add((person, RDFS.label, Literal(f"the steward of the {info.en}", lang="en")))
     for name, role in (("office", "zaifu"), ("host", "zhuren")):
         node = iris.ID[f"{rite}/assignment/{name}"]
