@@ -4,7 +4,7 @@
 'https://w3id.org/yili/id/xiangshe/jing/12.3.2'
 >>> str(phase("xiangshe", 6))
 'https://w3id.org/yili/id/xiangshe/phase/06'
->>> str(commentary("xiangshe", 2, "注", 1))
+>>> str(commentary("xiangshe", 2, YL.Zhu, 1))
 'https://w3id.org/yili/id/xiangshe/commentary/s002-zhu-1'
 >>> str(event("xiangshe", "jing/12.3.2", 1))
 'https://w3id.org/yili/id/xiangshe/event/jing-12.3.2-1'
@@ -25,7 +25,16 @@ GRAPH_ASSERTED = URIRef("https://w3id.org/yili/graph/asserted")
 GRAPH_INFERRED = URIRef("https://w3id.org/yili/graph/inferred")
 DATASET = URIRef("https://w3id.org/yili/id/dataset")
 
-NOTE_SLUGS = {"注": "zhu", "疏": "shu", "音義": "yinyi", "考證": "kaozheng", "引": "yin"}
+#: The IRI segment of each kind of note, by its class (the kind's word, 注 …, is the class's
+#: label: :func:`yili_kg.loaders.graph.rdf.note_class`). Fixed here, not derived from the
+#: class, so that a published note IRI survives a renamed class.
+NOTE_SLUGS = {
+    YL.Zhu: "zhu",
+    YL.Shu: "shu",
+    YL.Yinyi: "yinyi",
+    YL.Kaozheng: "kaozheng",
+    YL.Quotation: "yin",
+}
 
 
 def rite(slug: str) -> URIRef:
@@ -45,8 +54,9 @@ def division(rite_slug: str, name: str) -> URIRef:
     return ID[f"{rite_slug}/{name}"]
 
 
-def commentary(rite_slug: str, segment: int | None, kind: str, ordinal: int) -> URIRef:
-    """A note by its place in the edition: segment, kind, n-th of that kind on the segment.
+def commentary(rite_slug: str, segment: int | None, kind: URIRef, ordinal: int) -> URIRef:
+    """A note by its place in the edition: segment, kind (its class), n-th of that kind on the
+    segment.
 
     考證 entries (no segment) are numbered in the order of the appendix.
     """

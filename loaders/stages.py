@@ -125,9 +125,10 @@ def glosses_stage(inputs: dict) -> Graph:
     lexicon = default_lexicon()
     graph = Graph()
     for note in layer.notes:
-        if note.kind != "注":
+        kind = rdf.note_class(note.kind)
+        if kind != YL.Zhu:  # 鄭玄's notes only
             continue
-        source = iris.commentary(layer.rite, note.segment, note.kind, note.ordinal)
+        source = iris.commentary(layer.rite, note.segment, kind, note.ordinal)
         for number, gloss in enumerate(glosses_of(note.text, lexicon), start=1):
             node = URIRef(f"{source}/gloss/{number}")
             term = lexicon.iri[gloss.category][gloss.label]

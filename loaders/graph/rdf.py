@@ -6,13 +6,18 @@ terms carry ``zh-Hant`` (and ``zh-Hans``, ``zh-Latn-pinyin``, ``en`` where known
 
 from __future__ import annotations
 
+from functools import cache
+
 from rdflib import RDF, RDFS, XSD, Graph, Literal, URIRef
 from rdflib.namespace import DCTERMS, OWL, PROV
 
 from yili_kg.loaders import iris
+from yili_kg.loaders.annotation.rules import word_values
 from yili_kg.loaders.corpus import read_manifest
+from yili_kg.loaders.errors import SourceError
 from yili_kg.loaders.graph.works import find_citations, read_works
 from yili_kg.loaders.iris import OA, YL
+from yili_kg.loaders.terms.ontology import parse_modules
 from yili_kg.loaders.text.ritetable import read_rites
 from yili_kg.loaders.text.rounds import check_rounds, read_rounds
 from yili_kg.loaders.text.textlayer import TextLayer
@@ -24,23 +29,67 @@ LEVEL_CLASS = {
     "clause": YL.Clause,
     "heading": YL.Heading,
 }
-NOTE_CLASS = {"注": YL.Zhu, "疏": YL.Shu, "音義": YL.Yinyi, "考證": YL.Kaozheng}
-#: Who wrote each kind of note (slug, zh-Hant, en).
+#: Who wrote each kind of note (slug, zh-Hant, en), by its class. Names of persons, not
+#: vocabulary: bibliographic facts (as the titles of corpus/works.tsv), kept here because the
+#: ontology has no place for them that would not be read as a verb frame (a yl: annotation
+#: property) or asserted twice (the text stage already states the persons and their labels).
 AUTHORS = {
-    "注": ("zheng-xuan", "鄭玄", "Zheng Xuan"),
-    "疏": ("jia-gongyan", "賈公彥", "Jia Gongyan"),
-    "音義": ("lu-deming", "陸德明", "Lu Deming"),
-    "考證": ("siku-editors", "四庫館臣", "the Siku quanshu editors"),
-    "引": ("jiang-yong", "江永", "Jiang Yong"),
+    YL.Zhu: ("zheng-xuan", "鄭玄", "Zheng Xuan"),
+    YL.Shu: ("jia-gongyan", "賈公彥", "Jia Gongyan"),
+    YL.Yinyi: ("lu-deming", "陸德明", "Lu Deming"),
+    YL.Kaozheng: ("siku-editors", "四庫館臣", "the Siku quanshu editors"),
+    YL.Quotation: ("jiang-yong", "江永", "Jiang Yong"),
 }
+#: How the pages of 江永's witness are cited: its title before the leaf (yl:page 011-3a), as
+#: a Kanripo page is cited by its text id (KR1d0028_WYG_005-1a). A mark of the witness, kept.
+JIANGYONG_PAGES = "禮書綱目"
 RITES = {slug: (info.hant, info.hans, info.pinyin, info.en) for slug, info in read_rites().items()}
 #: the 儀禮 chapter of each rite
 CHAPTERS = {slug: info.chapter for slug, info in read_rites().items()}
-DIVISIONS = {
-    "jing": ("經", "the classic (jing)"),
-    "ji": ("記", "the record (ji)"),
-    "zhuan": ("傳", "the tradition (zhuan) of 喪服"),
+#: The English of each division (its zh-Hant name is the words table's: class ``division``).
+DIVISION_EN = {
+    "jing": "the classic (jing)",
+    "ji": "the record (ji)",
+    "zhuan": f"the tradition (zhuan) of {RITES['sangfu'][0]}",
 }
+
+
+@cache
+def note_classes() -> dict[str, URIRef]:
+    """The kinds of note by the word that names them: every subclass of yl:Commentary of the
+    ontology by its zh-Hant ``rdfs:label``. The witnesses' rows are of those kinds (a Kanripo
+    row's type is 注, 音義, 疏 or 考證), so a note's kind is the label of its class.
+
+    >>> [note_classes()[kind].fragment for kind in ("注", "疏", "引文")]
+    ['Zhu', 'Shu', 'Quotation']
+    """
+    graph = parse_modules()
+    classes: dict[str, URIRef] = {}
+    kinds = graph.transitive_subjects(RDFS.subClassOf, YL.Commentary)
+    for node in sorted({n for n in kinds if isinstance(n, URIRef) and n != YL.Commentary}):
+        for label in graph.objects(node, RDFS.label):
+            if isinstance(label, Literal) and (label.language or "").lower() == "zh-hant":
+                known = classes.setdefault(str(label), node)
+                if known != node:
+                    raise SourceError(
+                        "ontology", f"two kinds of note labelled {label}: {known} and {node}"
+                    )
+    return classes
+
+
+def note_class(kind: str) -> URIRef:
+    """The class of a note of kind ``kind`` (注 → yl:Zhu), or an error naming the kind."""
+    found = note_classes().get(kind)
+    if found is None:
+        raise SourceError(
+            "ontology", f"no subclass of yl:Commentary labelled {kind!r} (a kind of note)"
+        )
+    return found
+
+
+def divisions() -> dict[str, str]:
+    """Each division of a chapter (``jing``, ``ji``, ``zhuan``) → its name (經, 記, 傳)."""
+    return {slug: word for word, slug in word_values("division").items()}
 
 
 def _labels(graph: Graph, node: URIRef, hant: str, en: str | None = None) -> None:
@@ -133,7 +182,8 @@ def text_layer_graph(layer: TextLayer, into: Graph | None = None) -> Graph:
             g.add((node, YL.archeryRound, Literal(rounds[phase.index], datatype=XSD.integer)))
         _labels(g, node, phase.name, phase.en)
 
-    for name, (label, en_label) in DIVISIONS.items():
+    for name, label in divisions().items():
+        en_label = DIVISION_EN[name]
         node = iris.division(slug, name)
         g.add((node, RDF.type, YL.Division))
         g.add((node, YL.partOf, rite))
@@ -162,7 +212,7 @@ def text_layer_graph(layer: TextLayer, into: Graph | None = None) -> Graph:
                 g.add((node, YL.page, Literal(layer.clause_pages[p.id])))
             jy_page = layer.jiangyong.clause_page.get(p.id) if layer.jiangyong else None
             if jy_page:
-                g.add((node, YL.page, Literal(f"禮書綱目 {jy_page}")))
+                g.add((node, YL.page, Literal(f"{JIANGYONG_PAGES} {jy_page}")))
     for retired in layer.retired:
         # a published IRI that names no passage any more: what replaced it, and its characters
         node = iris.passage(slug, retired.id)
@@ -199,14 +249,15 @@ def notes_graph(g: Graph, layer: TextLayer, base: URIRef, works) -> None:
     slug = layer.rite
     siku = iris.witness(f"{slug}-kanripo-zhushu")
     for note in layer.notes:
-        node = iris.commentary(slug, note.segment, note.kind, note.ordinal)
+        kind = note_class(note.kind)
+        node = iris.commentary(slug, note.segment, kind, note.ordinal)
         g.add((node, RDF.type, YL.Commentary))
-        g.add((node, RDF.type, NOTE_CLASS[note.kind]))
+        g.add((node, RDF.type, kind))
         g.add((node, RDF.type, OA.Annotation))
         g.add((node, YL.text, Literal(note.text, lang=LZH)))
         if note.raw != note.text:
             g.add((node, YL.witnessText, Literal(note.raw, lang=LZH)))
-        g.add((node, YL.author, iris.person(AUTHORS[note.kind][0])))
+        g.add((node, YL.author, iris.person(AUTHORS[kind][0])))
         g.add((node, YL.witness, siku))
         g.add((node, YL.page, Literal(note.page)))
         g.add((node, YL.noteOrder, Literal(note.ordinal, datatype=XSD.integer)))
@@ -223,8 +274,8 @@ def notes_graph(g: Graph, layer: TextLayer, base: URIRef, works) -> None:
             if y:
                 g.add((node, YL.quoteEnd, Literal(y, lang=LZH)))
         if note.explains:
-            seg, kind, ordinal = note.explains
-            g.add((node, YL.explains, iris.commentary(slug, seg, kind, ordinal)))
+            seg, explained, ordinal = note.explains
+            g.add((node, YL.explains, iris.commentary(slug, seg, note_class(explained), ordinal)))
         if note.span:
             _target(g, node, base, layer.raw, note.span)
         _cite(g, node, note.text, works)
@@ -265,10 +316,10 @@ def quotations_graph(g: Graph, layer: TextLayer, works) -> None:
         g.add((node, RDF.type, YL.Commentary))
         g.add((node, RDF.type, YL.Quotation))
         g.add((node, YL.text, Literal(citation.text, lang=LZH)))
-        g.add((node, YL.author, iris.person("jiang-yong")))
+        g.add((node, YL.author, iris.person(AUTHORS[YL.Quotation][0])))
         g.add((node, YL.rite, iris.rite(slug)))
         g.add((node, YL.witness, witness))
-        g.add((node, YL.page, Literal(f"禮書綱目 {citation.page}")))
+        g.add((node, YL.page, Literal(f"{JIANGYONG_PAGES} {citation.page}")))
         section = citation.section or 1
         g.add((node, YL.inPhase, iris.phase(slug, section)))
         clauses = [cid for cid, s in jy.clause_section.items() if s == section]
