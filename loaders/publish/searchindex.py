@@ -23,12 +23,19 @@ from pypinyin import Style
 from pypinyin.converter import UltimateConverter
 from pypinyin.core import Pinyin
 
+from yili_kg.loaders.annotation.rules import word_values
 from yili_kg.loaders.terms.ontology import _load_readings
 
 INDEX_NAME = "search.sqlite"
 ID = "https://w3id.org/yili/id/"
 YL = "https://w3id.org/yili/ontology#"
-NOTE_LAYERS = {"注": "注", "音義": "音義", "疏": "疏", "考證": "考證", "引文": "引文"}
+SKOS_PREF = "http://www.w3.org/2004/02/skos/core#prefLabel"
+#: The layer of the terms' names: a code of the index (service/views/search.py's LAYERS),
+#: no word of the text or class of the ontology. The other layers are names read from the
+#: data: the division of a clause (經, 記: annotation-words.tsv, class ``division``), the
+#: class of a note (its skos:prefLabel: 注, 音義 …) and, for the graph's reading of a clause,
+#: yl:Action's (行事).
+NAMES_LAYER = "名"
 
 SCHEMA = """
 CREATE TABLE docs (
@@ -100,18 +107,30 @@ def pinyin_tokens(text: str) -> tuple[list[str], list[str]]:
     return plain, tones
 
 
+def _pref_label(store, iri: str) -> str:
+    """The skos:prefLabel of ``iri`` in the store (its zh-Hant label)."""
+    labels = sorted(
+        q.object.value
+        for q in store.quads_for_pattern(ox.NamedNode(iri), ox.NamedNode(SKOS_PREF), None)
+    )
+    if not labels:
+        raise KeyError(f"{iri} has no skos:prefLabel in the store")
+    return labels[0]
+
+
 def _rows(store):
     """(rite, layer, target IRI, phase IRI, anchor, text, en) for every searchable text."""
     union = {"use_default_graph_as_union": True}
+    division = {slug: word for word, slug in word_values("division").items()}
     for s in store.query(_query("search-clauses"), **union):
         clause = s["clause"].value
         slug, tail = clause[len(ID) :].split("/", 1)
-        layer = "經" if tail.startswith("jing/") else "記"
+        layer = division["jing"] if tail.startswith("jing/") else division["ji"]
         yield slug, layer, clause, s["phase"].value, tail.replace("/", "-"), s["text"].value, ""
     for s in store.query(_query("search-notes"), **union):
         clause = s["clause"].value
         slug, tail = clause[len(ID) :].split("/", 1)
-        layer = NOTE_LAYERS.get(s["kind"].value, s["kind"].value)
+        layer = s["kind"].value  # the skos:prefLabel of the note's class
         yield (
             slug,
             layer,
@@ -131,11 +150,12 @@ def _rows(store):
             entry["zh"].append(zh)
         if en and en not in entry["en"]:
             entry["en"].append(en)
+    acts = _pref_label(store, YL + "Action")
     for clause, entry in readings.items():
         slug, tail = clause[len(ID) :].split("/", 1)
         yield (
             slug,
-            "行事",
+            acts,
             clause,
             entry["phase"],
             tail.replace("/", "-"),
@@ -148,7 +168,7 @@ def _rows(store):
         slug = term[len(ID) :].split("/", 1)[0] if phase else ""
         yield (
             slug,
-            "名",
+            NAMES_LAYER,
             term,
             phase,
             s["type"].value,
