@@ -220,23 +220,40 @@ def hostile_requests(target: str) -> list[Request]:
     return out
 
 
-class SlowClients:
+class BackgroundThreads:
+    """Threads that run beside a measurement: started on entering, told to stop and joined
+    (for at most ``join_timeout`` seconds each) on leaving."""
+
+    join_timeout = 10.0
+
+    def __init__(self, *targets):
+        self.stop = threading.Event()
+        self.threads = [threading.Thread(target=t, daemon=True) for t in targets]
+
+    def __enter__(self):
+        for thread in self.threads:
+            thread.start()
+        return self
+
+    def __exit__(self, *_exc):
+        self.stop.set()
+        for thread in self.threads:
+            thread.join(timeout=self.join_timeout)
+
+
+class SlowClients(BackgroundThreads):
     """Hostile clients beside the load, for its whole time: ``sockets`` connections that stay
     idle or trickle a header byte a second (slowloris; each reopened when the server closes
     it), and a runaway query every ``hangup_every`` seconds whose client hangs up after 0.5 s.
     """
 
     def __init__(self, host: str, port: int, sockets: int, hangup_every: float = 2.0):
+        super().__init__(self._slow, self._hangups)
         self.address = (host, port)
         self.count = sockets
         self.hangup_every = hangup_every
-        self.stop = threading.Event()
         self.opened = self.closed_by_server = self.hangups = 0
-        self.sockets: list[socket.socket] = []
-        self.threads = [
-            threading.Thread(target=self._slow, daemon=True),
-            threading.Thread(target=self._hangups, daemon=True),
-        ]
+        self.sockets: list[socket.socket | None] = []
 
     def _open(self, number: int) -> socket.socket | None:
         try:
@@ -283,15 +300,8 @@ class SlowClients:
             except OSError:
                 pass
 
-    def __enter__(self):
-        for thread in self.threads:
-            thread.start()
-        return self
-
-    def __exit__(self, *_exc):
-        self.stop.set()
-        for thread in self.threads:
-            thread.join(timeout=10)
+    def __exit__(self, *exc):
+        super().__exit__(*exc)
         for sock in self.sockets:
             if sock is not None:
                 sock.close()

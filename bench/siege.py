@@ -23,20 +23,22 @@ import urllib.parse
 from http.client import HTTPConnection
 from pathlib import Path
 
-from bench.load import LOOPBACK, RUNAWAY, SlowClients, _percentile
+from bench.load import LOOPBACK, RUNAWAY, BackgroundThreads, SlowClients, _percentile
 
 PATHS = ("/static/style.css", "/queries/bows?role=%E8%B3%93&format=json")
 
 
-class Runaways:
+class Runaways(BackgroundThreads):
     """``count`` runaway queries held open: a client that stays until the server answers (a
     503 when the pool is busy, or the time limit), then asks again."""
 
+    join_timeout = 5.0
+
     def __init__(self, host: str, port: int, count: int):
+        super().__init__(*[self._run] * count)
         self.address = (host, port)
-        self.stop = threading.Event()
         self.sent = 0
-        self.threads = [threading.Thread(target=self._run, daemon=True) for _ in range(count)]
+        self._count_lock = threading.Lock()  # += from many threads
 
     def _run(self) -> None:
         request = (
@@ -48,7 +50,8 @@ class Runaways:
             try:
                 with socket.create_connection(self.address, timeout=5) as sock:
                     sock.sendall(request)
-                    self.sent += 1
+                    with self._count_lock:
+                        self.sent += 1
                     sock.settimeout(1.0)
                     while not self.stop.is_set():
                         try:
@@ -58,16 +61,6 @@ class Runaways:
                             continue
             except OSError:
                 self.stop.wait(0.2)
-
-    def __enter__(self):
-        for thread in self.threads:
-            thread.start()
-        return self
-
-    def __exit__(self, *_exc):
-        self.stop.set()
-        for thread in self.threads:
-            thread.join(timeout=5)
 
 
 def _get(host: str, port: int, path: str) -> tuple[int, int, float]:

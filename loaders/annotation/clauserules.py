@@ -16,7 +16,7 @@ import re
 from typing import TYPE_CHECKING
 
 from yili_kg.loaders.annotation.annotations import Event
-from yili_kg.loaders.annotation.rules import Rule, rule, rules, word_class, word_values
+from yili_kg.loaders.annotation.rules import Rule, rule, rule_named, word_class, word_values
 
 if TYPE_CHECKING:
     from yili_kg.loaders.annotation.annotate import ClauseReader, Token
@@ -60,7 +60,7 @@ def skip_adverb(r, tokens, i, rl):
     if "action" in nxt.kinds:
         return 1
     after = _next(tokens, i + 1)  # 遂下拜: the adverb before the 下 of down-to-bow
-    down = next(x for x in rules("token") if x.id == "down-to-bow").word("down")
+    down = rule_named("down-to-bow").word("down")
     if nxt.text == down and not nxt.kinds and after is not None and "action" in after.kinds:
         return 1
     return None
@@ -95,28 +95,28 @@ def _bare_negation(tokens, i, rl) -> bool:
     )
 
 
+def _denied_thing(r, tokens, i, rl, category: str, field: str):
+    """無 + a thing of ``category`` and no act after it: the rule's act denied, the thing in
+    ``field`` (無介: no 戒 to the 介; 無加席: no 設 of the extra mat)."""
+    nxt = _next(tokens, i)
+    if not (_bare_negation(tokens, i, rl) and nxt is not None and "action" not in nxt.kinds):
+        return None
+    if not nxt.of(category):
+        return None
+    event = r.new_event(rl.word("act"))
+    event.set(field, nxt.of(category))
+    event.set("neg", "1")
+    return 2
+
+
 @rule("no-role")
 def no_role(r, tokens, i, rl):
-    nxt = _next(tokens, i)
-    if _bare_negation(tokens, i, rl) and nxt is not None and "action" not in nxt.kinds:
-        if nxt.of("role"):
-            event = r.new_event(rl.word("act"))
-            event.set("to", nxt.of("role"))
-            event.set("neg", "1")
-            return 2
-    return None
+    return _denied_thing(r, tokens, i, rl, "role", "to")
 
 
 @rule("no-object")
 def no_object(r, tokens, i, rl):
-    nxt = _next(tokens, i)
-    if _bare_negation(tokens, i, rl) and nxt is not None and "action" not in nxt.kinds:
-        if nxt.of("object"):
-            event = r.new_event(rl.word("act"))
-            event.set("theme", nxt.of("object"))
-            event.set("neg", "1")
-            return 2
-    return None
+    return _denied_thing(r, tokens, i, rl, "object", "theme")
 
 
 @rule("negation")

@@ -99,7 +99,7 @@ def finisher_of_act(reader, event, text, rl) -> bool:
     someone else declined or answered in between (主人降盥。賓降，主人辭降，賓對。卒盥)."""
     finish = rl.word("finish")
     done = event.kind[len(finish) :] if event.kind.startswith(finish) else ""
-    if not done or done not in reader.lex.forms["action"].values():
+    if not done or done not in reader.lex.iri["action"]:  # a label of an act
         return False
     for _, earlier in reversed(reader.ctx.history[-int(rl.word("within")) :]):
         if earlier.kind == done and earlier.agent and earlier.get("neg") != "1":

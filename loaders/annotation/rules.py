@@ -153,6 +153,12 @@ def rules(stage: str) -> tuple[Rule, ...]:
 
 
 @cache
+def rule_named(rule_id: str) -> Rule:
+    """One rule of the table by its id (a rule that reads another rule's words)."""
+    return next(r for r in rule_table() if r.id == rule_id)
+
+
+@cache
 def _word_table() -> dict[str, dict[str, str]]:
     path = table_path("words")
     classes: dict[str, dict[str, str]] = {}

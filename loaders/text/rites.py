@@ -353,20 +353,7 @@ def _notes(rows, clauses, clause_segments, segment_spans, raw):
         ids = tuple(c.id for c in clauses if span and c.start < span[1] and c.end > span[0])
         if not ids and by_segment:
             ids, span, source = _where_printed(row, by_segment, segment_spans)
-        yield Note(
-            kind=row.kind,
-            segment=row.segment,
-            ordinal=ordinals[key],
-            row=row.row,
-            page=row.page,
-            text=row.text,
-            raw=row.raw,
-            span=span,
-            span_source=source if span else "unresolved",
-            clause_ids=ids,
-            quote=quote,
-            explains=explains,
-        )
+        yield Note.of_row(row, ordinals[key], span, source, ids, quote, explains)
 
 
 def _kaozheng_span(rows, row, folded: str, segment_spans):

@@ -55,6 +55,25 @@ class Note:
     quote: tuple[str, str] | None = None  # (X, Y) the 疏 quotes, Y may be ""
     explains: tuple[int, str, int] | None = None  # (segment, 注, ordinal): a 疏 on the 注
 
+    @classmethod
+    def of_row(cls, row, ordinal: int, span, source: str, clause_ids, quote=None, explains=None):
+        """The note of a row of the 注疏 (its kind, segment, row, page, text and raw as the row
+        gives them) on ``span``, found by ``source`` (unresolved without a span)."""
+        return cls(
+            kind=row.kind,
+            segment=row.segment,
+            ordinal=ordinal,
+            row=row.row,
+            page=row.page,
+            text=row.text,
+            raw=row.raw,
+            span=span,
+            span_source=source if span else "unresolved",
+            clause_ids=clause_ids,
+            quote=quote,
+            explains=explains,
+        )
+
 
 @dataclass(frozen=True)
 class TextLayer:
@@ -264,20 +283,8 @@ def _attach_notes(raw, rows, clauses, segment_spans):
         elif row.kind == "考證":
             span = _find(folded, _kaozheng_words(row.text), begin, finish)
             source = "words"
-        yield Note(
-            kind=row.kind,
-            segment=row.segment,
-            ordinal=ordinal,
-            row=row.row,
-            page=row.page,
-            text=row.text,
-            raw=row.raw,
-            span=span,
-            span_source=source if span else "unresolved",
-            clause_ids=_clauses_in(clauses, span) if span else (),
-            quote=quote,
-            explains=explains,
-        )
+        ids = _clauses_in(clauses, span) if span else ()
+        yield Note.of_row(row, ordinal, span, source, ids, quote, explains)
 
 
 def _window_end(segment: int, segment_spans: dict[int, tuple[int, int]]) -> int:
