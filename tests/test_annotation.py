@@ -363,3 +363,15 @@ def test_every_clause_reviewed():
 
     _, report = compose(build_text_layer(), default_lexicon())
     assert report.coverage == 1.0 and not report.stale and not report.unknown
+
+
+def test_a_command_naming_no_one_was_given_to_the_one_who_answers():
+    """commanded-answers: 命去侯 names no one; the 獲者 who answers 許諾 was commanded
+    (大射儀 148: 司馬…命去侯。負侯皆許諾), and one who only acts on is not (the 司馬 himself)."""
+    from yili_kg.loaders.annotation.annotate import annotate_text
+
+    command, answer = annotate_text(["司馬命去侯", "獲者許諾"])
+    assert format_events(command) == "命 agent=司馬 to=獲者?"
+    assert format_events(answer) == "許諾 agent=獲者 to=司馬?"
+    command, carried = annotate_text(["司馬命去侯", "反位"])
+    assert format_events(command) == "命 agent=司馬"  # no one else acted: no one named

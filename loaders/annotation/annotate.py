@@ -535,8 +535,13 @@ def _condition(pid: str, text: str, lexicon: Lexicon, ctx: Context) -> None:
         ctx.agent = ()  # a rule of the 記 names no one
     if roles and topic:
         ctx.cond_topic = tuple(roles)  # 其笙，則獻諸西階上: the pipers are offered to
-    elif roles:  # 大夫若有遵者，則入門左: the 大夫 enter
-        ctx.agent = tuple(roles)
+    elif roles and not _commands(subject, lexicon):  # 大夫若有遵者，則入門左: the 大夫 enter
+        ctx.agent = tuple(roles)  # (公有命，則不易不洗: the 公 only commands)
+
+
+def _commands(text: str, lexicon: Lexicon) -> bool:
+    """A condition that is someone's command (公有命): its subject does not do what follows."""
+    return any(t.of("action") in lexicon.frames["command"] for t in tokenize(text, lexicon))
 
 
 def annotate_text(texts: Iterable[str], lexicon: Lexicon | None = None) -> list[list[Event]]:

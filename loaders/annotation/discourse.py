@@ -34,6 +34,7 @@ class Context:
     sentence: str = ""
     new_sentence: bool = False
     answered: tuple[str, ...] = ()  # the one answered by the last 答拜/對 (the turn goes back)
+    answered_kind: str = ""  # the kind of that answer (許: a grant gives the turn back at once)
     paragraph_has_agent: bool = False
     partners: tuple[str, ...] = ()  # those the last agent acted with (以賓)
     pending: tuple | None = None  # subject and place of a verbless clause, for the next one
@@ -48,6 +49,7 @@ class Context:
     offered: set[str] = field(default_factory=set)  # those offered to (獻X)
     trace: list[str] = field(default_factory=list)  # ids of the rules applied (for the tests)
     notes: tuple[str, ...] = ()  # the 注 on the clause being read
+    open_command: tuple[Event, str, int] | None = None  # a 命 naming no one: paragraph, clause
 
 
 def carry(reader: ClauseReader, event: Event, text: str) -> None:
@@ -111,7 +113,13 @@ def finisher_of_act(reader, event, text, rl) -> bool:
 @rule("turn-goes-back")
 def turn_goes_back(reader, event, text, rl) -> bool:
     ctx = reader.ctx
-    if ctx.new_sentence and ctx.answered and not reader.is_a(event.kind, *rl.words["speech"]):
+    granted = ctx.answered_kind in rl.words["grant"]  # 許 itself: after 許諾 the one who
+    # agreed goes and does what he was told
+    if (
+        (ctx.new_sentence or granted)
+        and ctx.answered
+        and not reader.is_a(event.kind, *rl.words["speech"])
+    ):
         event.set("agent", ctx.answered, "^")
         return True
     return False
@@ -142,6 +150,20 @@ def drinker_finishes(reader, event, text, rl) -> bool:
             event.set("agent", earlier.agent, "^")
             return True
     return False
+
+
+@rule("pair-together")
+def pair_together(reader, event, text, rl) -> bool:
+    """並行, 相揖, 拾取矢 after one archer of a pair: the two act together (or in turn), so
+    both are the agent, and both are carried on (上射揖，並行: 上射 and 下射 walk abreast)."""
+    pair = rl.words["pair"]
+    carried = reader.ctx.agent
+    if len(carried) != 1 or carried[0] not in pair:
+        return False
+    if not any(word in text for word in rl.words["jointly"]):
+        return False
+    event.set("agent", pair, "^")
+    return True
 
 
 @rule("carried-subject")
@@ -312,7 +334,11 @@ def _offerer(ctx: Context, to: tuple[str, ...]) -> tuple[str, ...]:
 
 def remember(pid: str, events: list[Event], lexicon: Lexicon, ctx: Context) -> None:
     """Update the context with a clause's events: history, the subject carried, the one
-    answered, the one a cup was sent to, the one commanded."""
+    answered, the one a cup was sent to, the one commanded; then the ``after`` rules, which
+    may complete an earlier clause from this one."""
+    for r in rules("after"):
+        if r.apply(pid, events, lexicon, ctx, r):
+            ctx.trace.append(r.id)
     for event in events:
         if not event.modifier:
             _remember_event(pid, event, lexicon, ctx)
@@ -320,12 +346,38 @@ def remember(pid: str, events: list[Event], lexicon: Lexicon, ctx: Context) -> N
     if actions:
         last = actions[-1]
         ctx.answered = last.fields.get("to", ()) if lexicon.has(last.kind, "answer") else ()
+        ctx.answered_kind = last.kind if ctx.answered else ""
         ctx.sent_to = last.fields.get("to", ()) if lexicon.has(last.kind, "sendsCup") else ()
     commands = [e for e in events if e.kind in lexicon.frames["command"] and "to" in e.fields]
     if commands:
         ctx.command_to = commands[-1].fields["to"]
     elif events:
         ctx.command_to = ()
+
+
+@rule("commanded-answers")
+def commanded_answers(pid, events, lexicon, ctx, rl) -> bool:
+    """命去侯。負侯者許諾: a 命 that names no one was given to the one who next acts under his
+    own name (he answers or does what was commanded), within a few clauses of the paragraph."""
+    paragraph = pid.rsplit(".", 2)[0]
+    found = False
+    if ctx.open_command:
+        command, where, at = ctx.open_command
+        named = [e for e in events if not e.modifier and e.agent and not e.marks.get("agent")]
+        if where != paragraph or ctx.clauses - at > int(rl.word("within")):
+            ctx.open_command = None
+        elif named and named[0].agent != command.agent:
+            command.set("to", named[0].agent, "?")
+            ctx.open_command, found = None, True
+    for event in events:
+        if (
+            event.kind in lexicon.frames["command"]
+            and event.agent
+            and "to" not in event.fields
+            and event.get("neg") != "1"
+        ):
+            ctx.open_command = (event, paragraph, ctx.clauses)
+    return found
 
 
 def _remember_event(pid: str, event: Event, lexicon: Lexicon, ctx: Context) -> None:

@@ -16,6 +16,8 @@ Stages, in the order a clause meets them:
   the other party of an exchange …).
 * ``carry``: the discourse pass for an event without a subject (:mod:`discourse`): the first
   rule that decides gives it its agent or none.
+* ``after``: once a clause is read (:func:`discourse.remember`): what it tells of an earlier
+  clause (命去侯。獲者許諾: the 獲者 was the one commanded).
 
 The function words (prepositions, negations, numerals, the adverbs skipped before a verb, the
 words of relative place) are ``annotation-words.tsv``, by class.
@@ -37,7 +39,7 @@ from pathlib import Path
 from yili_kg.loaders.corpus import corpus_dir
 from yili_kg.loaders.errors import SourceError
 
-STAGES = ("token", "verb", "clause", "carry")
+STAGES = ("token", "verb", "clause", "carry", "after")
 RULE_FIELDS = ("id", "stage", "pattern", "words", "action", "doc", "example", "expected")
 WORD_FIELDS = ("word", "class", "value", "note")
 _REGISTRY: dict[str, Callable] = {}
