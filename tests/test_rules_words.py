@@ -24,3 +24,32 @@ def test_genitive_a_role_before_it_is_not_cut_from_a_place():
     assert first.text == "主人之席前" and first.of("place")
     assert tokenize("賓席末答拜", lexicon)[0].of("role") == "賓"
     assert word_class("genitive") == ("之",)
+
+
+def test_the_annotator_names_classes_by_their_labels_and_postures_by_their_frame():
+    """annotate.py: the speech acts (yl:Speech), 曰 (yl:Yue), the officers (yl:Officiant) …
+    are the ontology's classes by their zh-Hant labels; the postures that take a facing named
+    after them are yl:takesLaterFacing (進 is no posture: it keeps no facing)."""
+    from yili_kg.loaders.annotation.annotate import annotate_text, quote_unmarked
+    from yili_kg.loaders.annotation.annotations import format_events
+    from yili_kg.loaders.iris import YL
+
+    lexicon = default_lexicon()
+    assert [lexicon.label(c) for c in (YL.Speech, YL.Yue, YL.Ci, YL.Salutation)] == [
+        "辭令",
+        "曰",
+        "辭",
+        "拜揖",
+    ]
+    assert [lexicon.label(c) for c in (YL.Officiant, YL.Attendant, YL.Archer, YL.Zhu)] == [
+        "司事者",
+        "執事",
+        "射者",
+        "注",
+    ]
+    with pytest.raises(KeyError):
+        lexicon.label(YL.agent)  # a property, no class
+    assert lexicon.frames["takesLaterFacing"] == {"坐", "立"}
+    read = format_events(annotate_text(["司射進，坐，南面取弓"])[0])
+    assert read == "進 agent=司射 ; 坐 agent=司射 face=南 ; 取 agent=司射 theme=弓 face=南"
+    assert quote_unmarked("司射命上射曰某御於子") == "司射命上射曰「某御於子」"

@@ -27,6 +27,7 @@ from yili_kg.loaders.annotation.annotations import (  # noqa: F401 (doctest)
 )
 from yili_kg.loaders.annotation.discourse import Context, carry, distinct_parties, remember
 from yili_kg.loaders.annotation.rules import rules, word_class, word_values
+from yili_kg.loaders.iris import YL
 from yili_kg.loaders.terms.lexicon import Lexicon, default_lexicon
 from yili_kg.loaders.terms.tokens import Token, tokenize  # noqa: F401 (the annotator's tokens)
 
@@ -282,7 +283,7 @@ class ClauseReader:
         卒歌，主人獻工 cut by the 句讀 as 大夫拜受賓拜送, 歌主人獻工)."""
         last = self.events[-1].kind
         if (
-            self.is_a(last, "辭令")
+            self.is_a(last, self.lex.label(YL.Speech))
             or self.lex.has(last, "governsAct")
             or self.lex.has(last, "goalObject")
         ):
@@ -310,7 +311,7 @@ class ClauseReader:
     def set_face(self, direction: str) -> None:
         self.face = direction
         for event in self.events:
-            if event.kind in ("坐", "立", "疑立") and "face" not in event.fields:
+            if self.lex.has(event.kind, "takesLaterFacing") and "face" not in event.fields:
                 event.set("face", direction)
 
     def like(self, tokens: list[Token], i: int, like: str) -> int:
@@ -343,10 +344,14 @@ class ClauseReader:
         if not content:  # 「」 or a 「 left open at the end: nothing is said
             return
         last = self.events[-1] if self.events else None
-        if last is not None and self.is_a(last.kind, "辭令") and "say" not in last.fields:
+        if (
+            last is not None
+            and self.is_a(last.kind, self.lex.label(YL.Speech))
+            and "say" not in last.fields
+        ):
             last.fields["say"] = (content,)
             return
-        event = self.new_event("曰")
+        event = self.new_event(self.lex.label(YL.Yue))
         event.fields["say"] = (content,)
 
     def verb(self, kind: str, tokens: list[Token], i: int) -> None:
@@ -360,10 +365,9 @@ class ClauseReader:
     # -- after the pass --------------------------------------------------------------------
     def other_party(self, event: Event) -> tuple[str, ...]:
         mine = set(event.agent)
+        staff = {self.lex.label(YL.Officiant), self.lex.label(YL.Attendant)}  # 司事者, 執事
         partners = tuple(
-            p
-            for p in self.ctx.partners
-            if not self.lex.role_classes.get(p, frozenset()) & {"司事者", "執事"}
+            p for p in self.ctx.partners if not self.lex.role_classes.get(p, frozenset()) & staff
         )
         if partners and set(self.ctx.agent) == mine:
             return partners
@@ -371,12 +375,9 @@ class ClauseReader:
             if self.lex.has(earlier.kind, "notCarried"):
                 continue
             if (
-                self.is_a(earlier.kind, "辭")
-                and self.is_a(event.kind, "拜揖")
-                and all(
-                    self.lex.role_classes.get(a, frozenset()) & {"司事者", "執事"}
-                    for a in earlier.agent
-                )
+                self.is_a(earlier.kind, self.lex.label(YL.Ci))
+                and self.is_a(event.kind, self.lex.label(YL.Salutation))
+                and all(self.lex.role_classes.get(a, frozenset()) & staff for a in earlier.agent)
             ):
                 continue  # 小臣辭，賓升，再拜稽首: the 小臣 declines for the ruler, bowed to
             agents = set(earlier.agent)
@@ -459,10 +460,10 @@ class ClauseReader:
             carry(self, event, text)
 
     def archers(self, agents: tuple[str, ...]) -> bool:
-        return all("射者" in self.lex.role_classes.get(a, ()) for a in agents)
+        return all(self.lex.label(YL.Archer) in self.lex.role_classes.get(a, ()) for a in agents)
 
     def officiants(self, agents: tuple[str, ...]) -> bool:
-        return any("司事者" in self.lex.role_classes.get(a, ()) for a in agents)
+        return any(self.lex.label(YL.Officiant) in self.lex.role_classes.get(a, ()) for a in agents)
 
 
 def is_description(text: str) -> bool:
@@ -476,18 +477,19 @@ def is_condition(text: str) -> bool:
     return "若" in plain and "則" not in plain and not plain.startswith("若飲君")
 
 
-def quote_unmarked(text: str) -> str:
+def quote_unmarked(text: str, lexicon: Lexicon | None = None) -> str:
     """X曰Y in a text without quotation marks (the Kanripo 經): Y is what is said, to the end
     of the clause (大射儀 司射命上射曰某御於子 → 命…曰「某御於子」)."""
-    if "「" in text or "曰" not in text:
+    yue = (lexicon or default_lexicon()).label(YL.Yue)  # 曰; 「」 are the edition's marks
+    if "「" in text or yue not in text:
         return text
-    head, _, said = text.partition("曰")
-    return f"{head}曰「{said}」" if said else text
+    head, _, said = text.partition(yue)
+    return f"{head}{yue}「{said}」" if said else text
 
 
 def annotate_clause(pid: str, text: str, lexicon: Lexicon, ctx: Context) -> Record:
     """One clause's record, updating the context for the next clause."""
-    record_text, text = text, quote_unmarked(text)
+    record_text, text = text, quote_unmarked(text, lexicon)
     _begin_clause(pid, text, lexicon, ctx)
     if is_description(text):
         return Record(pid, record_text, [], reason="description")
@@ -573,8 +575,9 @@ def annotate_clauses(clauses, lexicon: Lexicon | None = None, notes=None) -> lis
 def commentary_of(layer) -> dict[str, tuple[str, ...]]:
     """Clause id → the texts of the 注 attached to it, in order, from a text layer."""
     notes: dict[str, list[str]] = {}
+    zhu = default_lexicon().label(YL.Zhu)  # 注: a kind of note is the label of its class
     for note in layer.notes:
-        if note.kind == "注":
+        if note.kind == zhu:
             for cid in note.clause_ids:
                 notes.setdefault(cid, []).append(note.text)
     return {cid: tuple(texts) for cid, texts in notes.items()}
