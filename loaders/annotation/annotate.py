@@ -137,7 +137,8 @@ class ClauseReader:
             self.noun_before_verb(token, role, prep)
             return 1
         if role:
-            moving = self.lex.has(event.kind, "goalObject") and event.kind != "進"
+            goal = self.lex.has(event.kind, "goalObject")
+            moving = goal and not self.lex.has(event.kind, "roleIsRecipient")  # 進公: to=公
             if prep == "to" or (moving and prep is None):
                 event.set("dest", role)  # 當上耦: the place of the first pair
             elif prep in ("with", "by"):
