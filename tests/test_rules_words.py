@@ -65,3 +65,34 @@ def test_a_role_after_jin_is_the_one_it_is_done_to_not_a_place():
     assert lexicon.frames["roleIsRecipient"] == {"進"} and lexicon.has("進", "goalObject")
     read = format_events(annotate_text(["執膳爵者酌以進公"])[0])
     assert "進 " in read and "to=公" in read and "dest=公" not in read
+
+
+@pytest.mark.parametrize("suffix", word_class("place-suffix"))
+def test_place_suffix_after_an_object_at_the_clause_end_is_one_place(suffix):
+    """annotate.py (noun_phrase): 奠爵于篚下 is set down below the basket, a place as written."""
+    from yili_kg.loaders.annotation.annotate import annotate_text
+    from yili_kg.loaders.annotation.annotations import format_events
+
+    read = format_events(annotate_text([f"奠爵于篚{suffix}"])[0])
+    assert read == f"奠 theme=爵 dest=篚{suffix} noagent=unstated"
+    assert set(word_class("place-suffix")) == set("上下前後中")
+
+
+def test_the_reader_s_helpers_read_genitive_and_the_words_of_the_rules_they_defer_to():
+    """annotate.py: X之Y of a role and a place is one place (the genitive 之); a compass word
+    before 面 or 上 (the facing and upper rules' words) is not joined to the place before it;
+    a role after 與 or 、 (one-more's words, the and-token) belongs to the act before it."""
+    from yili_kg.loaders.annotation.annotate import annotate_text
+    from yili_kg.loaders.annotation.annotations import format_events
+
+    read = [format_events(e) for e in annotate_text(["司射適堂西", "立于三耦之北"])]
+    assert read[1] == "立 agent=司射^ at=三耦之北"
+    for joined in (
+        "主人獻工與笙拜",
+        "主人獻工及笙拜",
+        "主人獻工、笙拜",
+    ):  # 笙: offered to, no subject
+        assert format_events(annotate_text([joined])[0]) == "獻 agent=主人 to=工,笙 ; 拜 agent=主人"
+    assert (
+        format_events(annotate_text(["主人阼階東西面拜"])[0]) == "拜 agent=主人 at=阼階東 face=西"
+    )

@@ -26,7 +26,7 @@ from yili_kg.loaders.annotation.annotations import (  # noqa: F401 (doctest)
     format_events,
 )
 from yili_kg.loaders.annotation.discourse import Context, carry, distinct_parties, remember
-from yili_kg.loaders.annotation.rules import rules, word_class, word_values
+from yili_kg.loaders.annotation.rules import one_word, rule_named, rules, word_class, word_values
 from yili_kg.loaders.iris import YL
 from yili_kg.loaders.terms.lexicon import Lexicon, default_lexicon
 from yili_kg.loaders.terms.tokens import Token, tokenize  # noqa: F401 (the annotator's tokens)
@@ -85,7 +85,8 @@ class ClauseReader:
             return True  # 盥洗, 降洗, 袒決: a verb after these verbs, not their object
         if last is not None and previous is not None and "action" in previous.kinds:
             return False  # 適洗, 設洗, 說束, 作相: after a verb, the word is its object
-        if i + 1 < len(tokens) and tokens[i + 1].text in ("東", "西", "南", "北", "之"):
+        relative = (*word_class("compass"), one_word("genitive"))  # X東 …, X之Y: a noun
+        if i + 1 < len(tokens) and tokens[i + 1].text in relative:
             return "place" not in token.kinds and "object" not in token.kinds
         return True
 
@@ -204,18 +205,19 @@ class ClauseReader:
         token = tokens[i]
         j = i + 1
         text = token.text
-        if j < len(tokens) and tokens[j].text == "之" and j + 1 < len(tokens):
+        if j < len(tokens) and tokens[j].text == one_word("genitive") and j + 1 < len(tokens):
             after = tokens[j + 1]
             if after.text in word_class("relative") or (
                 "place" in after.kinds and "role" in token.kinds
             ):
-                return self.known_place(text + "之" + after.text), 3
+                return self.known_place(text + tokens[j].text + after.text), 3
         used = 1
+        facing = (rule_named("facing").word("face"), rule_named("upper").word("upper"))  # 面, 上
         while (
             j < len(tokens)
             and set(tokens[j].text) <= set(word_class("compass"))
             and used < 3
-            and not (j + 1 < len(tokens) and tokens[j + 1].text in ("面", "上"))
+            and not (j + 1 < len(tokens) and tokens[j + 1].text in facing)
         ):
             text += tokens[j].text
             used += 1
@@ -223,7 +225,7 @@ class ClauseReader:
         if (
             used == 1
             and j < len(tokens)
-            and tokens[j].text in ("上", "下", "前", "後", "中")
+            and tokens[j].text in word_class("place-suffix")
             and (token.kinds.keys() & {"object", "place"})
             and j + 1 >= len(tokens)
         ):
@@ -289,7 +291,11 @@ class ClauseReader:
             or self.lex.has(last, "goalObject")
         ):
             return True  # 就士旅食: where the host goes
-        if tokens[i - 1].of("role") or tokens[i - 1].text in ("與", "及", "、"):
+        if (
+            tokens[i - 1].of("role")
+            or "and" in tokens[i - 1].kinds  # 、, the mark joining two (tokens.py)
+            or tokens[i - 1].text in rule_named("one-more").words["and"]
+        ):
             return True  # 舉觶于賓介洗, 獻工與笙: one more of the persons named
         return self.lex.has(last, "offering") and "action" in tokens[i - 1].kinds
 
