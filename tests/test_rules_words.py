@@ -96,3 +96,47 @@ def test_the_reader_s_helpers_read_genitive_and_the_words_of_the_rules_they_defe
     assert (
         format_events(annotate_text(["主人阼階東西面拜"])[0]) == "拜 agent=主人 at=阼階東 face=西"
     )
+
+
+def test_description_a_clause_beginning_with_it_has_no_act():
+    """annotate.py: 南北以堂深 measures a thing (— description), whatever its words."""
+    from yili_kg.loaders.annotation.annotate import annotate_example
+
+    assert word_class("description") == ("南北", "東西")
+    for text in ("南北以堂深", "東西當東榮"):
+        record, _ = annotate_example(text)
+        assert (record.events, record.reason) == ([], "description"), text
+
+
+def test_condition_words_the_clause_stating_it_and_the_clauses_it_governs():
+    """annotate.py: a clause with 若 (the rule if's word) and no 則 (condition-then) only states
+    a condition, and so does one followed by 則Y; 其X，則… (condition-topic) is about X; 若飲君
+    (not-condition) is read as an act."""
+    from yili_kg.loaders.annotation.annotate import annotate_example, is_condition
+    from yili_kg.loaders.annotation.annotations import format_events
+
+    assert (one_word("condition-then"), one_word("condition-topic")) == ("則", "其")
+    assert is_condition("若矢不備") and is_condition("大夫若有遵者")
+    assert not is_condition("若矢不備則司馬命取矢") and not is_condition("若飲君")
+    cases = {
+        "若矢不備，則司馬命取矢": "命 agent=司馬 cond=若矢不備",
+        "大夫若有遵者，則入門左": "入 agent=大夫^ dest=門左 cond=若有遵者",
+        "主人獻工。其笙，則獻諸西階上": "獻 agent=主人^ to=笙? at=西階上 cond=其笙",
+        "主人獻工。大師則為之洗": "洗 agent=主人^ to=大師",
+        "若飲君": "飲 to=君 noagent=unstated",
+    }
+    for example, expected in cases.items():
+        record, _ = annotate_example(example)
+        assert format_events(record.events, record.reason) == expected, example
+    first, _ = annotate_example("若矢不備")
+    assert first.reason == "cond"
+
+
+def test_the_examples_format_reads_the_division_and_the_note_kind_from_the_data():
+    """annotate.py: 記： (the division ji's name) puts an example in the 記, 〔注：…〕 (yl:Zhu's
+    label) is the 注 on its clause; the marks around them are the format."""
+    from yili_kg.loaders.annotation.annotate import example_clauses
+
+    clauses, notes = example_clauses("記：主人拜〔注：拜賓也〕。賓答拜")
+    assert [(c.id, c.text) for c in clauses] == [("ji/2.1.1", "主人拜"), ("ji/2.2.1", "賓答拜")]
+    assert notes == {"ji/2.1.1": ("拜賓也",)}

@@ -475,13 +475,14 @@ class ClauseReader:
 
 def is_description(text: str) -> bool:
     """A clause that measures or places a thing (南北以堂深, 東西當東榮): no act."""
-    return text.startswith(("南北", "東西"))
+    return text.startswith(word_class("description"))
 
 
 def is_condition(text: str) -> bool:
     """A clause that only states a condition (若矢不備; 大夫若有遵者)."""
-    plain = re.sub(r"「.*?」", "", text)
-    return "若" in plain and "則" not in plain and not plain.startswith("若飲君")
+    plain = re.sub(r"「.*?」", "", text)  # 「…」: the edition's quotation marks, what is said
+    if_, then = rule_named("if").word("if"), one_word("condition-then")  # 若, 則
+    return if_ in plain and then not in plain and not plain.startswith(word_class("not-condition"))
 
 
 def quote_unmarked(text: str, lexicon: Lexicon | None = None) -> str:
@@ -503,7 +504,8 @@ def annotate_clause(pid: str, text: str, lexicon: Lexicon, ctx: Context) -> Reco
     if is_condition(text) or _followed_by_ze(pid):
         _condition(pid, text, lexicon, ctx)
         return Record(pid, record_text, [], reason="cond")
-    body = text.split("則", 1)[1] if "則" in text and text.index("則") < 4 else text
+    then = one_word("condition-then")  # 則
+    body = text.split(then, 1)[1] if then in text and text.index(then) < 4 else text
     ctx.clauses += 1
     events = ClauseReader(lexicon, ctx).read(body)
     ctx.condition = None
@@ -529,17 +531,19 @@ def _begin_clause(pid: str, text: str, lexicon: Lexicon, ctx: Context) -> None:
         if ctx.positive_agent and ctx.agent != ctx.positive_agent:
             ctx.agent = ctx.positive_agent  # 賓不辭洗。卒洗: the host, who did wash
     ctx.topic_role = ()
-    if "則" in text[:4]:
-        head = text.split("則", 1)[0]
+    then = one_word("condition-then")  # 則
+    if then in text[:4]:
+        head = text.split(then, 1)[0]
         ctx.topic_role = tuple(r for t in tokenize(head, lexicon) if (r := t.of("role")))
 
 
 def _condition(pid: str, text: str, lexicon: Lexicon, ctx: Context) -> None:
     """A clause that states a condition: it holds for the clauses after it (rule 8)."""
-    ctx.condition = re.sub(r"^.*?若", "若", text) if "若" in text else text
-    subject = text.split("若", 1)[0]
+    if_ = rule_named("if").word("if")  # 若
+    ctx.condition = text[text.index(if_) :] if if_ in text else text
+    subject = text.split(if_, 1)[0]
     roles = [r for t in tokenize(subject, lexicon) if (r := t.of("role"))]
-    topic = subject.startswith("其")
+    topic = subject.startswith(one_word("condition-topic"))
     if ctx.new_sentence and pid.startswith("ji/") and (topic or not roles):
         ctx.agent = ()  # a rule of the 記 names no one
     if roles and topic:
@@ -567,7 +571,7 @@ def _followed_by_ze(pid: str) -> bool:
     ids = [c.id for c in clauses]
     if pid not in ids or ids.index(pid) + 1 >= len(ids):
         return False
-    return clauses[ids.index(pid) + 1].text.startswith("則")
+    return clauses[ids.index(pid) + 1].text.startswith(one_word("condition-then"))
 
 
 def annotate_clauses(clauses, lexicon: Lexicon | None = None, notes=None) -> list[Record]:
@@ -625,9 +629,13 @@ def example_clauses(example: str) -> tuple[list[ExampleClause], dict[str, tuple[
     >>> notes
     {'jing/2.1.2': ('答拜主人',)}
     """
+    # the examples' format: a division's name and ： before the text, a note in 〔kind：…〕,
+    # what is said in 「…」, clauses cut at ，；and sentences at 。 (marks, not words)
+    ji = next(word for word, part in word_values("division").items() if part == "ji")  # 記
+    zhu = default_lexicon().label(YL.Zhu)  # 注
     part = "jing"
-    if example.startswith("記："):
-        part, example = "ji", example[2:]
+    if example.startswith(f"{ji}："):
+        part, example = "ji", example[len(ji) + 1 :]
     notes: dict[str, tuple[str, ...]] = {}
     clauses, sentence, clause, depth, current = [], 1, 1, 0, ""
     for char in example + "。":
@@ -635,7 +643,7 @@ def example_clauses(example: str) -> tuple[list[ExampleClause], dict[str, tuple[
         if depth or char not in "，；。":
             current += char
             continue
-        current, _, note = current.partition("〔注：")
+        current, _, note = current.partition(f"〔{zhu}：")
         if current:
             cid = f"{part}/2.{sentence}.{clause}"
             clauses.append(ExampleClause(cid, current))
