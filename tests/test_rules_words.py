@@ -140,3 +140,35 @@ def test_the_examples_format_reads_the_division_and_the_note_kind_from_the_data(
     clauses, notes = example_clauses("記：主人拜〔注：拜賓也〕。賓答拜")
     assert [(c.id, c.text) for c in clauses] == [("ji/2.1.1", "主人拜"), ("ji/2.2.1", "賓答拜")]
     assert notes == {"ji/2.1.1": ("拜賓也",)}
+
+
+def test_no_vocabulary_literal_in_the_annotator_s_and_tokens_code():
+    """Issue 16: annotate.py and tokens.py hold the mechanism only; a Chinese string in their
+    code (not a docstring) is a mark of the text's format (「」, 〔〕, ，；。 …), never a word."""
+    import ast
+    import re
+    from pathlib import Path
+
+    import yili_kg.loaders.annotation.annotate as annotate
+    import yili_kg.loaders.terms.tokens as tokens
+
+    marks = set("「」〔〕《》：，。；、！？·") | {".", "*", "?"}
+    for module in (annotate, tokens):
+        tree = ast.parse(Path(str(module.__file__)).read_text(encoding="utf-8"))
+        docstrings = {
+            id(node.body[0].value)
+            for node in ast.walk(tree)
+            if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef))
+            and node.body
+            and isinstance(node.body[0], ast.Expr)
+        }
+        words = [
+            (node.lineno, node.value)
+            for node in ast.walk(tree)
+            if isinstance(node, ast.Constant)
+            and isinstance(node.value, str)
+            and id(node) not in docstrings
+            and re.search(r"[\u3400-\u9fff]", node.value)
+            and not set(node.value) <= marks
+        ]
+        assert words == [], (module.__name__, words)
