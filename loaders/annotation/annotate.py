@@ -26,7 +26,8 @@ from yili_kg.loaders.annotation.annotations import (  # noqa: F401 (doctest)
     format_events,
 )
 from yili_kg.loaders.annotation.discourse import Context, carry, distinct_parties, remember
-from yili_kg.loaders.annotation.rules import rules, word_class, word_values
+from yili_kg.loaders.annotation.rules import one_word, rule_named, rules, word_class, word_values
+from yili_kg.loaders.iris import YL
 from yili_kg.loaders.terms.lexicon import Lexicon, default_lexicon
 from yili_kg.loaders.terms.tokens import Token, tokenize  # noqa: F401 (the annotator's tokens)
 
@@ -84,7 +85,8 @@ class ClauseReader:
             return True  # 盥洗, 降洗, 袒決: a verb after these verbs, not their object
         if last is not None and previous is not None and "action" in previous.kinds:
             return False  # 適洗, 設洗, 說束, 作相: after a verb, the word is its object
-        if i + 1 < len(tokens) and tokens[i + 1].text in ("東", "西", "南", "北", "之"):
+        relative = (*word_class("compass"), one_word("genitive"))  # X東 …, X之Y: a noun
+        if i + 1 < len(tokens) and tokens[i + 1].text in relative:
             return "place" not in token.kinds and "object" not in token.kinds
         return True
 
@@ -136,7 +138,8 @@ class ClauseReader:
             self.noun_before_verb(token, role, prep)
             return 1
         if role:
-            moving = self.lex.has(event.kind, "goalObject") and event.kind != "進"
+            goal = self.lex.has(event.kind, "goalObject")
+            moving = goal and not self.lex.has(event.kind, "roleIsRecipient")  # 進公: to=公
             if prep == "to" or (moving and prep is None):
                 event.set("dest", role)  # 當上耦: the place of the first pair
             elif prep in ("with", "by"):
@@ -202,18 +205,19 @@ class ClauseReader:
         token = tokens[i]
         j = i + 1
         text = token.text
-        if j < len(tokens) and tokens[j].text == "之" and j + 1 < len(tokens):
+        if j < len(tokens) and tokens[j].text == one_word("genitive") and j + 1 < len(tokens):
             after = tokens[j + 1]
             if after.text in word_class("relative") or (
                 "place" in after.kinds and "role" in token.kinds
             ):
-                return self.known_place(text + "之" + after.text), 3
+                return self.known_place(text + tokens[j].text + after.text), 3
         used = 1
+        facing = (rule_named("facing").word("face"), rule_named("upper").word("upper"))  # 面, 上
         while (
             j < len(tokens)
             and set(tokens[j].text) <= set(word_class("compass"))
             and used < 3
-            and not (j + 1 < len(tokens) and tokens[j + 1].text in ("面", "上"))
+            and not (j + 1 < len(tokens) and tokens[j + 1].text in facing)
         ):
             text += tokens[j].text
             used += 1
@@ -221,7 +225,7 @@ class ClauseReader:
         if (
             used == 1
             and j < len(tokens)
-            and tokens[j].text in ("上", "下", "前", "後", "中")
+            and tokens[j].text in word_class("place-suffix")
             and (token.kinds.keys() & {"object", "place"})
             and j + 1 >= len(tokens)
         ):
@@ -282,12 +286,16 @@ class ClauseReader:
         卒歌，主人獻工 cut by the 句讀 as 大夫拜受賓拜送, 歌主人獻工)."""
         last = self.events[-1].kind
         if (
-            self.is_a(last, "辭令")
+            self.is_a(last, self.lex.label(YL.Speech))
             or self.lex.has(last, "governsAct")
             or self.lex.has(last, "goalObject")
         ):
             return True  # 就士旅食: where the host goes
-        if tokens[i - 1].of("role") or tokens[i - 1].text in ("與", "及", "、"):
+        if (
+            tokens[i - 1].of("role")
+            or "and" in tokens[i - 1].kinds  # 、, the mark joining two (tokens.py)
+            or tokens[i - 1].text in rule_named("one-more").words["and"]
+        ):
             return True  # 舉觶于賓介洗, 獻工與笙: one more of the persons named
         return self.lex.has(last, "offering") and "action" in tokens[i - 1].kinds
 
@@ -310,7 +318,7 @@ class ClauseReader:
     def set_face(self, direction: str) -> None:
         self.face = direction
         for event in self.events:
-            if event.kind in ("坐", "立", "疑立") and "face" not in event.fields:
+            if self.lex.has(event.kind, "takesLaterFacing") and "face" not in event.fields:
                 event.set("face", direction)
 
     def like(self, tokens: list[Token], i: int, like: str) -> int:
@@ -343,10 +351,14 @@ class ClauseReader:
         if not content:  # 「」 or a 「 left open at the end: nothing is said
             return
         last = self.events[-1] if self.events else None
-        if last is not None and self.is_a(last.kind, "辭令") and "say" not in last.fields:
+        if (
+            last is not None
+            and self.is_a(last.kind, self.lex.label(YL.Speech))
+            and "say" not in last.fields
+        ):
             last.fields["say"] = (content,)
             return
-        event = self.new_event("曰")
+        event = self.new_event(self.lex.label(YL.Yue))
         event.fields["say"] = (content,)
 
     def verb(self, kind: str, tokens: list[Token], i: int) -> None:
@@ -360,10 +372,9 @@ class ClauseReader:
     # -- after the pass --------------------------------------------------------------------
     def other_party(self, event: Event) -> tuple[str, ...]:
         mine = set(event.agent)
+        staff = {self.lex.label(YL.Officiant), self.lex.label(YL.Attendant)}  # 司事者, 執事
         partners = tuple(
-            p
-            for p in self.ctx.partners
-            if not self.lex.role_classes.get(p, frozenset()) & {"司事者", "執事"}
+            p for p in self.ctx.partners if not self.lex.role_classes.get(p, frozenset()) & staff
         )
         if partners and set(self.ctx.agent) == mine:
             return partners
@@ -371,12 +382,9 @@ class ClauseReader:
             if self.lex.has(earlier.kind, "notCarried"):
                 continue
             if (
-                self.is_a(earlier.kind, "辭")
-                and self.is_a(event.kind, "拜揖")
-                and all(
-                    self.lex.role_classes.get(a, frozenset()) & {"司事者", "執事"}
-                    for a in earlier.agent
-                )
+                self.is_a(earlier.kind, self.lex.label(YL.Ci))
+                and self.is_a(event.kind, self.lex.label(YL.Salutation))
+                and all(self.lex.role_classes.get(a, frozenset()) & staff for a in earlier.agent)
             ):
                 continue  # 小臣辭，賓升，再拜稽首: the 小臣 declines for the ruler, bowed to
             agents = set(earlier.agent)
@@ -459,42 +467,45 @@ class ClauseReader:
             carry(self, event, text)
 
     def archers(self, agents: tuple[str, ...]) -> bool:
-        return all("射者" in self.lex.role_classes.get(a, ()) for a in agents)
+        return all(self.lex.label(YL.Archer) in self.lex.role_classes.get(a, ()) for a in agents)
 
     def officiants(self, agents: tuple[str, ...]) -> bool:
-        return any("司事者" in self.lex.role_classes.get(a, ()) for a in agents)
+        return any(self.lex.label(YL.Officiant) in self.lex.role_classes.get(a, ()) for a in agents)
 
 
 def is_description(text: str) -> bool:
     """A clause that measures or places a thing (南北以堂深, 東西當東榮): no act."""
-    return text.startswith(("南北", "東西"))
+    return text.startswith(word_class("description"))
 
 
 def is_condition(text: str) -> bool:
     """A clause that only states a condition (若矢不備; 大夫若有遵者)."""
-    plain = re.sub(r"「.*?」", "", text)
-    return "若" in plain and "則" not in plain and not plain.startswith("若飲君")
+    plain = re.sub(r"「.*?」", "", text)  # 「…」: the edition's quotation marks, what is said
+    if_, then = rule_named("if").word("if"), one_word("condition-then")  # 若, 則
+    return if_ in plain and then not in plain and not plain.startswith(word_class("not-condition"))
 
 
-def quote_unmarked(text: str) -> str:
+def quote_unmarked(text: str, lexicon: Lexicon | None = None) -> str:
     """X曰Y in a text without quotation marks (the Kanripo 經): Y is what is said, to the end
     of the clause (大射儀 司射命上射曰某御於子 → 命…曰「某御於子」)."""
-    if "「" in text or "曰" not in text:
+    yue = (lexicon or default_lexicon()).label(YL.Yue)  # 曰; 「」 are the edition's marks
+    if "「" in text or yue not in text:
         return text
-    head, _, said = text.partition("曰")
-    return f"{head}曰「{said}」" if said else text
+    head, _, said = text.partition(yue)
+    return f"{head}{yue}「{said}」" if said else text
 
 
 def annotate_clause(pid: str, text: str, lexicon: Lexicon, ctx: Context) -> Record:
     """One clause's record, updating the context for the next clause."""
-    record_text, text = text, quote_unmarked(text)
+    record_text, text = text, quote_unmarked(text, lexicon)
     _begin_clause(pid, text, lexicon, ctx)
     if is_description(text):
         return Record(pid, record_text, [], reason="description")
     if is_condition(text) or _followed_by_ze(pid):
         _condition(pid, text, lexicon, ctx)
         return Record(pid, record_text, [], reason="cond")
-    body = text.split("則", 1)[1] if "則" in text and text.index("則") < 4 else text
+    then = one_word("condition-then")  # 則
+    body = text.split(then, 1)[1] if then in text and text.index(then) < 4 else text
     ctx.clauses += 1
     events = ClauseReader(lexicon, ctx).read(body)
     ctx.condition = None
@@ -520,17 +531,19 @@ def _begin_clause(pid: str, text: str, lexicon: Lexicon, ctx: Context) -> None:
         if ctx.positive_agent and ctx.agent != ctx.positive_agent:
             ctx.agent = ctx.positive_agent  # 賓不辭洗。卒洗: the host, who did wash
     ctx.topic_role = ()
-    if "則" in text[:4]:
-        head = text.split("則", 1)[0]
+    then = one_word("condition-then")  # 則
+    if then in text[:4]:
+        head = text.split(then, 1)[0]
         ctx.topic_role = tuple(r for t in tokenize(head, lexicon) if (r := t.of("role")))
 
 
 def _condition(pid: str, text: str, lexicon: Lexicon, ctx: Context) -> None:
     """A clause that states a condition: it holds for the clauses after it (rule 8)."""
-    ctx.condition = re.sub(r"^.*?若", "若", text) if "若" in text else text
-    subject = text.split("若", 1)[0]
+    if_ = rule_named("if").word("if")  # 若
+    ctx.condition = text[text.index(if_) :] if if_ in text else text
+    subject = text.split(if_, 1)[0]
     roles = [r for t in tokenize(subject, lexicon) if (r := t.of("role"))]
-    topic = subject.startswith("其")
+    topic = subject.startswith(one_word("condition-topic"))
     if ctx.new_sentence and pid.startswith("ji/") and (topic or not roles):
         ctx.agent = ()  # a rule of the 記 names no one
     if roles and topic:
@@ -563,7 +576,7 @@ def _followed_by_ze(pid: str) -> bool:
     ids = [c.id for c in clauses]
     if pid not in ids or ids.index(pid) + 1 >= len(ids):
         return False
-    return clauses[ids.index(pid) + 1].text.startswith("則")
+    return clauses[ids.index(pid) + 1].text.startswith(one_word("condition-then"))
 
 
 def annotate_clauses(clauses, lexicon: Lexicon | None = None, notes=None) -> list[Record]:
@@ -578,8 +591,9 @@ def annotate_clauses(clauses, lexicon: Lexicon | None = None, notes=None) -> lis
 def commentary_of(layer) -> dict[str, tuple[str, ...]]:
     """Clause id → the texts of the 注 attached to it, in order, from a text layer."""
     notes: dict[str, list[str]] = {}
+    zhu = default_lexicon().label(YL.Zhu)  # 注: a kind of note is the label of its class
     for note in layer.notes:
-        if note.kind == "注":
+        if note.kind == zhu:
             for cid in note.clause_ids:
                 notes.setdefault(cid, []).append(note.text)
     return {cid: tuple(texts) for cid, texts in notes.items()}
@@ -620,9 +634,13 @@ def example_clauses(example: str) -> tuple[list[ExampleClause], dict[str, tuple[
     >>> notes
     {'jing/2.1.2': ('答拜主人',)}
     """
+    # the examples' format: a division's name and ： before the text, a note in 〔kind：…〕,
+    # what is said in 「…」, clauses cut at ，；and sentences at 。 (marks, not words)
+    ji = next(word for word, part in word_values("division").items() if part == "ji")  # 記
+    zhu = default_lexicon().label(YL.Zhu)  # 注
     part = "jing"
-    if example.startswith("記："):
-        part, example = "ji", example[2:]
+    if example.startswith(f"{ji}："):
+        part, example = "ji", example[len(ji) + 1 :]
     notes: dict[str, tuple[str, ...]] = {}
     clauses, sentence, clause, depth, current = [], 1, 1, 0, ""
     for char in example + "。":
@@ -630,7 +648,7 @@ def example_clauses(example: str) -> tuple[list[ExampleClause], dict[str, tuple[
         if depth or char not in "，；。":
             current += char
             continue
-        current, _, note = current.partition("〔注：")
+        current, _, note = current.partition(f"〔{zhu}：")
         if current:
             cid = f"{part}/2.{sentence}.{clause}"
             clauses.append(ExampleClause(cid, current))

@@ -20,7 +20,8 @@ Stages, in the order a clause meets them:
   clause (命去侯。獲者許諾: the 獲者 was the one commanded).
 
 The function words (prepositions, negations, numerals, the adverbs skipped before a verb, the
-words of relative place) are ``annotation-words.tsv``, by class.
+words of relative place) are ``annotation-words.tsv``, by class, read by
+:mod:`yili_kg.loaders.terms.words` (the tokens read them too); this module passes them on.
 
 >>> [r.id for r in rules("token")][:3]
 ['say', 'all-together', 'skip-adverb']
@@ -30,18 +31,23 @@ words of relative place) are ``annotation-words.tsv``, by class.
 
 from __future__ import annotations
 
-import csv
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-from yili_kg.loaders.corpus import corpus_dir
 from yili_kg.loaders.errors import SourceError
+from yili_kg.loaders.terms.words import (  # noqa: F401 (the annotator's words, read here too)
+    WORD_FIELDS,
+    one_word,
+    read_rows,
+    table_path,
+    word_class,
+    word_values,
+)
 
 STAGES = ("token", "verb", "clause", "carry", "after")
 RULE_FIELDS = ("id", "stage", "pattern", "words", "action", "doc", "example", "expected")
-WORD_FIELDS = ("word", "class", "value", "note")
 _REGISTRY: dict[str, Callable] = {}
 
 
@@ -80,21 +86,6 @@ def rule(rule_id: str) -> Callable[[Callable], Callable]:
     return register
 
 
-def table_path(name: str) -> Path:
-    """``corpus/annotation-<name>.tsv``."""
-    return corpus_dir() / f"annotation-{name}.tsv"
-
-
-def _rows(path: Path, fields: tuple[str, ...]):
-    with open(path, encoding="utf-8", newline="") as handle:
-        lines = [(n, line) for n, line in enumerate(handle, start=1) if not line.startswith("#")]
-    reader = csv.DictReader((line for _, line in lines), delimiter="\t", quoting=csv.QUOTE_NONE)
-    if tuple(reader.fieldnames or ()) != fields:
-        raise SourceError(path, f"header must be {' | '.join(fields)}", lines[0][0] if lines else 1)
-    for (number, _), row in zip(lines[1:], reader, strict=True):
-        yield number, row
-
-
 def _words(path: Path, number: int, raw: str) -> dict[str, tuple[str, ...]]:
     words = {}
     for part in filter(None, raw.split(";")):
@@ -110,7 +101,7 @@ def rule_table() -> tuple[Rule, ...]:
     """Every rule of the table, in order (see the module docstring)."""
     path = table_path("rules")
     table = []
-    for number, row in _rows(path, RULE_FIELDS):
+    for number, row in read_rows(path, RULE_FIELDS):
         if row["stage"] not in STAGES:
             raise SourceError(path, f"stage {row['stage']!r} is not one of {STAGES}", number)
         table.append(
@@ -158,22 +149,3 @@ def rules(stage: str) -> tuple[Rule, ...]:
 def rule_named(rule_id: str) -> Rule:
     """One rule of the table by its id (a rule that reads another rule's words)."""
     return next(r for r in rule_table() if r.id == rule_id)
-
-
-@cache
-def _word_table() -> dict[str, dict[str, str]]:
-    path = table_path("words")
-    classes: dict[str, dict[str, str]] = {}
-    for _, row in _rows(path, WORD_FIELDS):
-        classes.setdefault(row["class"], {})[row["word"]] = row["value"]
-    return classes
-
-
-def word_class(name: str) -> tuple[str, ...]:
-    """The function words of one class, in the table's order."""
-    return tuple(_word_table()[name])
-
-
-def word_values(name: str) -> dict[str, str]:
-    """The function words of one class with their values (preposition → the field it marks)."""
-    return dict(_word_table()[name])

@@ -16,6 +16,11 @@ every subclass (:meth:`Lexicon.has`).
 (True, True, False)
 >>> lex.has("上耦", "collective")
 True
+
+The classes' labels are the words the annotator names them by (``yl:Speech`` is 辭令):
+
+>>> lex.label(YL.Speech), lex.label(YL.Officiant)
+('辭令', '司事者')
 """
 
 from __future__ import annotations
@@ -51,6 +56,15 @@ class Lexicon:
     role_classes: dict[str, frozenset[str]] = field(default_factory=dict)  # role → class labels
     frames: dict[str, frozenset[str]] = field(default_factory=dict)  # frame → labels stating it
     denied: dict[str, frozenset[str]] = field(default_factory=dict)  # frame → labels denying it
+    labels: dict[URIRef, str] = field(default_factory=dict)  # class → its zh-Hant label
+
+    def label(self, node: URIRef) -> str:
+        """The zh-Hant ``rdfs:label`` of a class of the ontology, the word the lexicon knows it
+        by (yl:Speech → 辭令, yl:Officiant → 司事者, yl:Zhu → 注), or a clear error."""
+        word = self.labels.get(node)
+        if word is None:
+            raise KeyError(f"no class {node} with one zh-Hant rdfs:label in the ontology")
+        return word
 
     def resolve(self, category: str, label: str) -> URIRef:
         """The IRI of a canonical label or any of its forms, or a clear error."""
@@ -129,7 +143,12 @@ def build_lexicon(graph: Graph) -> Lexicon:
             str(lab) for c in classes for lab in _zh(graph, c, RDFS.label)
         )
     stated, denied = _frames(graph, iri, True), _frames(graph, iri, False)
-    return Lexicon(forms, iri, parents, role_classes, stated, denied)
+    class_labels = {
+        node: hant[0]
+        for node in graph.subjects(RDF.type, OWL.Class)
+        if isinstance(node, URIRef) and len(hant := _zh(graph, node, RDFS.label)) == 1
+    }
+    return Lexicon(forms, iri, parents, role_classes, stated, denied, class_labels)
 
 
 def _frames(graph: Graph, iri: dict[str, dict[str, URIRef]], value: bool):

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from yili_kg.loaders.terms.lexicon import Lexicon
+from yili_kg.loaders.terms.words import one_word
 from yili_kg.loaders.variants import read_as_base
 
 
@@ -44,6 +45,7 @@ def tokenize(text: str, lexicon: Lexicon) -> list[Token]:
         for form, label in lexicon.forms[category].items():
             forms.setdefault(form, {})[category] = label
     longest = max(len(f) for f in forms)
+    genitive = one_word("genitive")  # X之Y: a role before it is not the clause's subject
     tokens: list[Token] = []
     i = 0
     while i < len(text):
@@ -76,7 +78,7 @@ def tokenize(text: str, lexicon: Lexicon) -> list[Token]:
                             text[i : i + k]
                             for k in range(size - 1, 0, -1)
                             if "role" in forms.get(text[i : i + k], {})
-                            and text[i + k : i + k + 1] != "之"
+                            and not text.startswith(genitive, i + k)
                         ),
                         None,
                     )
