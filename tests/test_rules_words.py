@@ -143,17 +143,19 @@ def test_the_examples_format_reads_the_division_and_the_note_kind_from_the_data(
 
 
 def test_no_vocabulary_literal_in_the_annotator_s_and_tokens_code():
-    """Issue 16: annotate.py and tokens.py hold the mechanism only; a Chinese string in their
-    code (not a docstring) is a mark of the text's format (「」, 〔〕, ，；。 …), never a word."""
+    """Issue 16: annotate.py, discourse.py and tokens.py hold the mechanism only; a Chinese
+    string in their code (not a docstring) is a mark of the text's format (「」, 〔〕, ，；。 …),
+    never a word."""
     import ast
     import re
     from pathlib import Path
 
     import yili_kg.loaders.annotation.annotate as annotate
+    import yili_kg.loaders.annotation.discourse as discourse
     import yili_kg.loaders.terms.tokens as tokens
 
     marks = set("「」〔〕《》：，。；、！？·") | {".", "*", "?"}
-    for module in (annotate, tokens):
+    for module in (annotate, discourse, tokens):
         tree = ast.parse(Path(str(module.__file__)).read_text(encoding="utf-8"))
         docstrings = {
             id(node.body[0].value)

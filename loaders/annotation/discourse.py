@@ -15,7 +15,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from yili_kg.loaders.annotation.annotations import Event
-from yili_kg.loaders.annotation.rules import Rule, rule, rules
+from yili_kg.loaders.annotation.rules import Rule, one_word, rule, rules
+from yili_kg.loaders.iris import YL
 from yili_kg.loaders.terms.lexicon import Lexicon
 
 if TYPE_CHECKING:
@@ -250,8 +251,8 @@ def distinct_parties(event: Event, lexicon: Lexicon, ctx: Context, text: str) ->
     to = event.fields.get("to", ())
     if event.agent and to and set(event.agent) & set(to):
         _self_recipient(event, lexicon, ctx, to)
-    if lexicon.is_a(event.kind, "獻"):
-        _offerers(event, ctx, text)
+    if lexicon.is_a(event.kind, lexicon.label(YL.Xian)):
+        _offerers(event, ctx, text, lexicon)
 
 
 def _drop(event: Event, key: str) -> None:
@@ -280,7 +281,7 @@ def _self_recipient(event: Event, lexicon: Lexicon, ctx: Context, to: tuple[str,
     if rest:
         event.set("agent", rest, event.marks.get("agent", ""))
         return
-    earlier = _offerer(ctx, to) if lexicon.is_a(event.kind, "獻") else None
+    earlier = _offerer(ctx, to) if lexicon.is_a(event.kind, lexicon.label(YL.Xian)) else None
     earlier = earlier or next(
         (e.agent for _, e in reversed(ctx.history) if e.agent and not set(e.agent) & set(to)),
         (),
@@ -292,12 +293,13 @@ def _self_recipient(event: Event, lexicon: Lexicon, ctx: Context, to: tuple[str,
         event.fields["noagent"] = ("unstated",)
 
 
-def _offerers(event: Event, ctx: Context, text: str) -> None:
+def _offerers(event: Event, ctx: Context, text: str, lexicon: Lexicon) -> None:
     """Who offered (獻) to whom: one only offered to does not offer; 既獻 names the offered."""
     if not event.agent or event.get("neg") == "1":
         return
     to = event.fields.get("to", ())
-    if "既獻" in text:  # 士既獻者: those already offered to, by the last who offered
+    already = one_word("perfective") + lexicon.label(YL.Xian)  # 既獻
+    if already in text:  # 士既獻者: those already offered to, by the last who offered
         if not event.marks.get("agent"):
             offered, by = event.agent, _offerer(ctx, event.agent)
             event.set("to", offered)
@@ -383,9 +385,12 @@ def commanded_answers(pid, events, lexicon, ctx, rl) -> bool:
 def _remember_event(pid: str, event: Event, lexicon: Lexicon, ctx: Context) -> None:
     ctx.history.append((pid, event))
     if (
-        event.kind == "為"
+        lexicon.has(event.kind, "takesRole")
         and event.get("role")
-        and any("司事者" in lexicon.role_classes.get(r, ()) for r in event.fields["role"])
+        and any(
+            lexicon.label(YL.Officiant) in lexicon.role_classes.get(r, ())
+            for r in event.fields["role"]
+        )
     ):
         ctx.agent = ctx.positive_agent = event.fields["role"]  # 司馬反為司正，退: the 司正
         return
@@ -398,7 +403,7 @@ def _remember_event(pid: str, event: Event, lexicon: Lexicon, ctx: Context) -> N
         and not lexicon.has(event.kind, "notCarried")
     ):
         ctx.agent = event.agent
-        if not (event.get("neg") and lexicon.is_a(event.kind, "辭")):
+        if not (event.get("neg") and lexicon.is_a(event.kind, lexicon.label(YL.Ci))):
             ctx.positive_agent = event.agent
         ctx.partners = event.fields.get("with", ())
         ctx.paragraph_has_agent = True
