@@ -109,6 +109,21 @@ def _denied_thing(r, tokens, i, rl, category: str, field: str):
     return 2
 
 
+@rule("named-for-act")
+def named_for_act(r, tokens, i, rl):
+    """笙由庚: a role named for its act (yl:roleAct) opening a clause, then a piece and no act
+    and no place, does that act (the pipers play 由庚); a role alone is no act."""
+    acts = tokens[i].of("role") and r.lex.role_acts.get(tokens[i].of("role"))
+    rest = tokens[i + 1 :]
+    if i or not acts or not rest:
+        return None
+    if any(set(t.kinds) & {"action", "place", "direction", "role"} for t in rest):
+        return None
+    r.subjects.append(tokens[i].of("role"))
+    r.new_event(acts[0])
+    return len(tokens)  # the piece's name is no term: nothing more to read
+
+
 @rule("no-role")
 def no_role(r, tokens, i, rl):
     return _denied_thing(r, tokens, i, rl, "role", "to")

@@ -153,6 +153,17 @@ def drinker_finishes(reader, event, text, rl) -> bool:
     return False
 
 
+@rule("usual-doer")
+def usual_doer(reader, event, text, rl) -> bool:
+    """歌鹿鳴 with no one named: the act's yl:doneBy role (the 工 sing), not the one carried
+    over from the clause before (笙入。…歌魚麗)."""
+    doers = reader.lex.doers.get(event.kind)
+    if not doers:
+        return False
+    event.set("agent", doers, "?")
+    return True
+
+
 @rule("pair-together")
 def pair_together(reader, event, text, rl) -> bool:
     """並行, 相揖, 拾取矢 after one archer of a pair: the two act together (or in turn), so

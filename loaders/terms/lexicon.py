@@ -57,6 +57,8 @@ class Lexicon:
     frames: dict[str, frozenset[str]] = field(default_factory=dict)  # frame → labels stating it
     denied: dict[str, frozenset[str]] = field(default_factory=dict)  # frame → labels denying it
     labels: dict[URIRef, str] = field(default_factory=dict)  # class → its zh-Hant label
+    doers: dict[str, tuple[str, ...]] = field(default_factory=dict)  # act → yl:doneBy roles
+    role_acts: dict[str, tuple[str, ...]] = field(default_factory=dict)  # role → yl:roleAct
 
     def label(self, node: URIRef) -> str:
         """The zh-Hant ``rdfs:label`` of a class of the ontology, the word the lexicon knows it
@@ -148,7 +150,25 @@ def build_lexicon(graph: Graph) -> Lexicon:
         for node in graph.subjects(RDF.type, OWL.Class)
         if isinstance(node, URIRef) and len(hant := _zh(graph, node, RDFS.label)) == 1
     }
-    return Lexicon(forms, iri, parents, role_classes, stated, denied, class_labels)
+    doers = _links(graph, iri, YL.doneBy, "action", "role")
+    role_acts = _links(graph, iri, YL.roleAct, "role", "action")
+    return Lexicon(
+        forms, iri, parents, role_classes, stated, denied, class_labels, doers, role_acts
+    )
+
+
+def _links(
+    graph: Graph, iri: dict[str, dict[str, URIRef]], prop: URIRef, subject: str, value: str
+) -> dict[str, tuple[str, ...]]:
+    """Label → labels of an annotation property between two categories of terms (yl:doneBy:
+    act → role, 歌 → 工; yl:roleAct: role → act, 笙 → 奏)."""
+    subjects: dict[Node, str] = {node: label for label, node in iri[subject].items()}
+    values: dict[Node, str] = {node: label for label, node in iri[value].items()}
+    links: dict[str, list[str]] = {}
+    for s, o in sorted(graph.subject_objects(prop)):
+        if s in subjects and o in values:
+            links.setdefault(subjects[s], []).append(values[o])
+    return {label: tuple(found) for label, found in links.items()}
 
 
 def _frames(graph: Graph, iri: dict[str, dict[str, URIRef]], value: bool):
@@ -160,6 +180,8 @@ def _frames(graph: Graph, iri: dict[str, dict[str, URIRef]], value: bool):
     for prop in sorted(graph.subjects(RDF.type, OWL.AnnotationProperty), key=str):
         if not str(prop).startswith(str(YL)):
             continue
+        if any(isinstance(o, URIRef) for o in graph.objects(None, prop)):
+            continue  # a link between terms (yl:doneBy, yl:roleAct: _links), not a frame
         frames[str(prop)[len(str(YL)) :]] = frozenset(
             label_of[s]
             for s, o in graph.subject_objects(prop)
