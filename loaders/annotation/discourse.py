@@ -153,6 +153,19 @@ def drinker_finishes(reader, event, text, rl) -> bool:
     return False
 
 
+@rule("topic-does")
+def topic_does(reader, event, text, rl) -> bool:
+    """大夫則降: X則Y with no subject in Y: X, whom the clause is about, does it; not when Y
+    does it to him (介則薦南奠之, 大師則為之洗: 之 is X), nor when Y is said to him."""
+    topic = reader.ctx.topic_role
+    if not topic or any(word in text for word in rl.words["pronoun"]):
+        return False
+    if reader.is_a(event.kind, *rl.words["speech"]):
+        return False  # 諸公卿則以耦告于上: they are told (by the 司射)
+    event.set("agent", topic)
+    return True
+
+
 @rule("usual-doer")
 def usual_doer(reader, event, text, rl) -> bool:
     """歌鹿鳴 with no one named: the act's yl:doneBy role (the 工 sing), not the one carried
