@@ -375,3 +375,16 @@ def test_a_command_naming_no_one_was_given_to_the_one_who_answers():
     assert format_events(answer) == "許諾 agent=獲者 to=司馬?"
     command, carried = annotate_text(["司馬命去侯", "反位"])
     assert format_events(command) == "命 agent=司馬"  # no one else acted: no one named
+
+
+def test_a_goal_object_act_without_yu_takes_its_place_as_where_it_goes():
+    """yl:goalObject with no 于 (rule 6): 公就物 and 左足履物 go to and step on the mark, dest;
+    with 于 the place is where, as before (立于物: at)."""
+    from yili_kg.loaders.annotation.annotate import annotate_text
+
+    (gone,) = annotate_text(["公就物"])
+    assert format_events(gone) == "就 agent=公 dest=物"
+    (stepped,) = annotate_text(["上射左足履物"])
+    assert "dest=物" in format_events(stepped)
+    (stands,) = annotate_text(["上射立于物"])
+    assert "at=物" in format_events(stands)

@@ -194,6 +194,8 @@ class ClauseReader:
             event.set("via", text)
         elif prep in ("at", None) and self.lex.has(event.kind, "yuDestination"):
             event.set("dest", text)
+        elif prep is None and self.lex.has(event.kind, "goalObject"):
+            event.set("dest", text)  # 就物, 履物: the thing gone to or stepped on, no 于
         else:
             event.set("at", (*event.fields.get("at", ()), text))
 
