@@ -49,7 +49,8 @@ def test_bad_table_is_refused(tmp_path):
     header = "\t".join(FIELDS) + "\n"
 
     def row(wid, names, bare="", context="", offices="", part_of=""):
-        return f"{wid}\tA\tA\t{names}\t{bare}\t{context}\t{offices}\t{part_of}\t\t\t\n"
+        cells = [wid, "A", "A", names, bare, context, offices, part_of, "", "", "", "", ""]
+        return "\t".join(cells) + "\n"
 
     for rows, message in [
         (row("a", "詩") + row("b", "詩"), "also a"),

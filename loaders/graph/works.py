@@ -65,6 +65,8 @@ FIELDS = (
     "part_of",
     "kanripo",
     "ctext",
+    "explains",
+    "text_en",
     "note",
 )
 _SLUG = re.compile(r"^[a-z][a-z0-9-]*$")
@@ -100,6 +102,8 @@ class Work:
     bare: tuple[str, ...] = ()  # names that count only in their context
     context: Context | None = None
     offices: tuple[str, ...] = ()  # offices cited as X云 / X曰
+    explains: tuple[str, ...] = ()  # rite slugs a 禮記 chapter explains (loaders/graph/liji.py)
+    text_en: str = ""  # that chapter's English title as a text, where it is not en
 
 
 @dataclass(frozen=True)
@@ -170,6 +174,8 @@ def _work(
         bare,
         context,
         offices,
+        tuple(r for r in row["explains"].split("|") if r),
+        row["text_en"],
     )
 
 
