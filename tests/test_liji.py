@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from yili_kg.loaders.graph.liji import EXPLAINERS, ChapterText, read_chapters
+from yili_kg.loaders.graph.liji import EXPLAINERS, ChapterText, explainers, read_chapters
 
 
 @pytest.fixture(scope="module")
@@ -18,7 +18,7 @@ def _texts(chapter, nodes):
 
 
 def test_the_six_chapters_are_read_with_their_tls_ids(chapters):
-    assert list(chapters) == [e.slug for e in EXPLAINERS]
+    assert list(chapters) == [e.slug for e in explainers()]
     sheyi = chapters["sheyi"]
     first = sheyi.segments[0]
     assert first.id == "KR1d0052_tls_047-1a.3" and first.text == "古者諸侯之射也，"
@@ -30,6 +30,23 @@ def test_the_six_chapters_are_read_with_their_tls_ids(chapters):
     for chapter in chapters.values():
         pairs = zip(chapter.segments, chapter.segments[1:], strict=False)
         assert all(a.end == b.start for a, b in pairs)
+
+
+def test_the_chapters_and_their_rites_are_the_works_authoritys():
+    # works.tsv: the 禮記 chapters whose explains column names rites, their <head> the title's
+    # part after ·, their slug the id without liji-, text_en where the text's English differs
+    read = {e.slug: (e.title, e.work, e.rites) for e in explainers()}
+    assert read == {
+        "guanyi": ("冠義", "liji-guanyi", ("shiguan",)),
+        "hunyi": ("昏義", "liji-hunyi", ("shihun",)),
+        "xiangyinjiuyi": ("鄉飲酒義", "liji-xiangyinjiuyi", ("xiangyinjiu", "xiangshe")),
+        "sheyi": ("射義", "liji-sheyi", ("xiangshe", "dashe")),
+        "yanyi": ("燕義", "liji-yanyi", ("yan",)),
+        "pinyi": ("聘義", "liji-pinyi", ("pin",)),
+    }
+    english = {e.slug: e.en for e in EXPLAINERS}
+    assert english["xiangyinjiuyi"] == "Meaning of the District Drinking Rite"  # text_en
+    assert english["sheyi"] == "Meaning of Archery"  # en
 
 
 def test_a_quotation_is_found_exactly_or_around_its_longest_run(chapters):

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from functools import cache
+
 import pytest
 
+from yili_kg.loaders.corpus import corpus_dir
 from yili_kg.loaders.errors import SourceError
-from yili_kg.loaders.graph.works import find_citations, read_works
+from yili_kg.loaders.graph.works import FIELDS, find_citations, read_works
 from yili_kg.loaders.variants import fold
 from yili_kg.loaders.witnesses.kanripo import rite_rows
 
@@ -43,13 +46,26 @@ def test_names_unique_across_works(works):
 
 def test_bad_table_is_refused(tmp_path):
     bad = tmp_path / "works.tsv"
-    header = "id\ttitle\ten\tnames\tpart_of\tkanripo\tctext\tnote\n"
-    bad.write_text(header + "a\tA\tA\t詩\t\t\t\t\nb\tB\tB\t詩\t\t\t\t\n", encoding="utf-8")
-    with pytest.raises(SourceError, match="also a"):
-        read_works(bad)
-    bad.write_text(header + "a\tA\tA\t詩\tnowhere\t\t\t\n", encoding="utf-8")
-    with pytest.raises(SourceError, match="part_of"):
-        read_works(bad)
+    header = "\t".join(FIELDS) + "\n"
+
+    def row(wid, names, bare="", context="", offices="", part_of=""):
+        cells = [wid, "A", "A", names, bare, context, offices, part_of, "", "", "", "", ""]
+        return "\t".join(cells) + "\n"
+
+    for rows, message in [
+        (row("a", "詩") + row("b", "詩"), "also a"),
+        (row("a", "詩", part_of="nowhere"), "part_of"),
+        (row("a", "周禮", offices="小胥") + row("b", "小胥"), "also a"),  # an office is a name
+        (row("a", "詩", bare="書", context="after=案"), "not in names"),
+        (row("a", "詩", bare="詩"), "go together"),
+        (row("a", "詩", bare="詩", context="after案"), "key=a,b"),
+        (row("a", "詩", bare="詩", context="below=案"), "key=a,b"),
+        (row("a", "詩", bare="詩", context="after=案;after=按"), "once a key"),
+        (row("a", "詩", bare="詩", context="as=word"), "only as=rite"),
+    ]:
+        bad.write_text(header + rows, encoding="utf-8")
+        with pytest.raises(SourceError, match=message):
+            read_works(bad)
 
 
 def test_xiangshe_commentary_cites_twenty_works(works):
@@ -145,3 +161,111 @@ def test_punctuated_titles(works):
         ("shijing", "四矢反兮。"),
     ]
     assert text[hits[0].start : hits[0].end] == "《禮記·射義》"
+
+
+# ------------------------------------------------ the words of the finder, one test a class
+# (works.tsv bare/context/offices, annotation-words.tsv cite-…), each on the words of a real note
+
+
+@cache
+def _notes(rite: str) -> tuple[str, ...]:
+    return tuple(r.text for r in rite_rows(rite) if r.kind != "經")
+
+
+def note(rite: str, words: str) -> str:
+    """``words``, checked to be in a note (注, 疏, 音義, 考證) of ``rite``'s Kanripo witness."""
+    assert any(words in text for text in _notes(rite)), (rite, words)
+    return words
+
+
+@pytest.mark.parametrize(
+    ("rite", "text", "expected"),
+    [
+        ("xiangshe", "鄭皆約鄉飲酒知之也", ["xiangyinjiu"]),  # cite-rite-after 約
+        ("xiangshe", "又復決遂者彼大射志於射", ["dashe"]),  # 彼
+        ("shiguan", "主人退賓拜送鄉射亦然", ["xiangshe"]),  # cite-rite-before 亦
+        ("shiguan", "特牲云有司士之屬吏亦尊類也", ["teshengkuishili"]),  # 云
+        ("xiangyinjiu", "鄉飲酒及鄉射大夫禮卑無大師", ["xiangyinjiu", "xiangshe"]),  # cite-list 及
+        ("xiangyinjiu", "若鄉射與大射同略於樂", ["xiangshe", "dashe"]),  # 與
+        ("shiguan", "主人與賓立相鄉位定将行冠禮者也", []),  # cite-rite-not-after 行
+        ("xiangyinjiu", "此鄉飲酒亦尚樂而不面鼓", []),  # 此: the chapter naming itself
+        ("dashe", "則此篇司正與大射正爲一人也", []),  # dashe not-before 正: the office
+    ],
+)
+def test_a_rites_name_counts_in_a_citing_context(works, rite, text, expected):
+    assert cited(note(rite, text), works) == expected
+
+
+@pytest.mark.parametrize(
+    ("rite", "text", "work"),
+    [
+        ("teshengkuishi", "故詩楚茨云禮儀既備", "shijing"),  # shijing after 故
+        ("xiangyinjiu", "案羔羊詩序云召南之國化文王之政", "shijing"),  # before 序
+        ("xiangyinjiu", "引易頤象辭者義取養賢能而賔舉之事也", "zhouyi"),  # after 引 only
+        ("dashe", "云春秋傳者是外傳泠州鳩對周景王辭", "guoyu"),  # after 是
+        ("shiguan", "案冬官匠人庿門容大扃七个", "kaogongji"),  # after 案
+        ("pin", "此三者皆見春秋經引之者", "chunqiu"),  # before 經
+        ("xiangshe", "若然投壺禮賓固辭乃許者", "liji-touhu"),  # before 禮
+        ("xiangyinjiu", "此雜記文略而言之", "liji-zaji"),  # before 文
+    ],
+)
+def test_a_bare_name_counts_where_its_context_says(works, rite, text, work):
+    assert work in cited(note(rite, text), works)
+
+
+def test_the_words_quoted_and_where_they_end(works):
+    def quote(rite, text):
+        return find_citations(note(rite, text), works)[0].quote
+
+    # cite-also 亦 between the name and cite-said 云; cite-quote-end through 也
+    assert quote("shiguan", "孝經亦云百王同之不改易也若然") == "百王同之不改易也"
+    # cite-quote-end before 鄭注云
+    assert (
+        quote("shihun", "聘禮又云公側襲受玉於中堂與東楹之間鄭注云") == "公側襲受玉於中堂與東楹之間"
+    )
+    # cite-quote-lead 注, cite-quote-end before 注云
+    assert quote("shiguan", "昏禮注云此筵不主為飲食起聘禮注云") == "此筵不主為飲食起聘禮"
+    # cite-quote-end 者 before the 疏's own words (cite-own 案), or with them none is quoted
+    assert quote("xiangshe", "云爾雅曰笙小者謂之和者案爾雅釋樂云") == "笙小者謂之和"
+    assert quote("xiangshe", "云春秋傳曰者案莊十年秋九月經書荆敗蔡師于莘") is None
+    # cite-quote-end before 是也 (and an office before cite-office-before 曰)
+    assert quote("xiangshe", "而注引圉師職曰射則充椹質是也") == "射則充椹質"
+
+
+@pytest.mark.parametrize(
+    ("rite", "text", "name"),
+    [
+        (
+            "shisang",
+            "案周禮天官夏采職云大喪以冕服復於大祖",
+            "周禮天官夏采職",
+        ),  # cite-office-section
+        ("dashe", "大司馬職云若大射合諸矦之六耦", "大司馬職"),  # cite-office-prefix 大
+        ("xiangyinjiu", "竝大司徒職文故彼鄭注云", "大司徒職"),  # cite-office-before 文
+        ("dashe", "按小師職注云管如篴而小", "小師職"),  # cite-office-before 注
+    ],
+)
+def test_an_office_of_the_zhouli_is_cited_as_x_zhi(works, rite, text, name):
+    hits = [h for h in find_citations(note(rite, text), works) if h.work == "zhouli"]
+    assert [h.name for h in hits] == [name]
+
+
+@pytest.mark.parametrize(
+    ("rite", "text"),
+    [
+        ("yan", "有小臣之官上士四人其職云掌王之小命"),  # cite-office-not 其
+        ("jin", "所謂秋官司盟之職云北面詔明神"),  # 之
+        ("shaolaokuishi", "大祝相尸禮者案職云相尸禮"),  # 者
+    ],
+)
+def test_words_that_are_no_office(works, rite, text):
+    assert "zhouli" not in cited(note(rite, text), works)
+
+
+def test_a_title_with_a_quote_lead_in_punctuated_text(works):
+    # seeds/002 (儀禮注疏 卷十三, web): 《鄉飲酒》記曰：“與立者皆薦以齒。”
+    # (cite-quote-lead 記, titled: also after a 《title》)
+    lines = (corpus_dir() / "seeds/002_619c37b896ddbf6e.txt").read_text("utf-8").splitlines()
+    at = lines.index("《鄉飲酒》記曰：“與立者皆薦以齒。")
+    hits = find_citations("\n".join(lines[at : at + 2]), works, punctuated=True)
+    assert [(h.work, h.quote) for h in hits] == [("xiangyinjiu", "與立者皆薦以齒。")]

@@ -15,21 +15,42 @@ is a statement about the guest, not a gloss).
 [('主人', '州長'), ('戒', '警')]
 >>> [(g.label, g.gloss) for g in glosses_of("容謂之乏所以爲獲者御矢也")]
 [('乏', '容')]
+
+The words of these shapes and of the tests (也, 猶, 謂之 …; the prepositions and openers of a
+statement; the names of works) are ``corpus/annotation-words.tsv``, classes ``gloss-…``.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import cache
+from types import SimpleNamespace
 
+from yili_kg.loaders.annotation.rules import word_class
 from yili_kg.loaders.terms.lexicon import Lexicon, default_lexicon
 
 CATEGORIES = ("role", "object", "place", "action")
-PREPOSITIONS = tuple("於于以由自從在之其")
-#: openers of a statement, not of a gloss (不降尊, 皆與士爲耦, 明與賓夾尊, 凡進物 …)
-STATEMENT = tuple("不無未一二三皆亦明凡則雖復若中北南東西曏轉隂")
-WORKS = ("鄉飲酒", "大射", "爾雅", "記")
 MAX_GLOSS = 8
+
+
+def _either(words: tuple[str, ...]) -> str:
+    """A regex for any of ``words``, the longest first."""
+    return "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
+
+
+@cache
+def _words() -> SimpleNamespace:
+    """The words of the glosses (annotation-words.tsv, classes gloss-…), as the code reads them."""
+    return SimpleNamespace(
+        end=re.compile(_either(word_class("gloss-end"))),
+        skip=word_class("gloss-skip"),
+        named=re.compile(f"^(.{{1,4}}?)(?:{_either(word_class('gloss-named'))})(.+)$"),
+        marker=re.compile(f"^(?:{_either(word_class('gloss-marker'))})"),
+        not_opening=word_class("gloss-not-opening"),
+        cites=word_class("gloss-cites"),
+        possessive=word_class("gloss-possessive"),
+    )
 
 
 @dataclass(frozen=True)
@@ -52,10 +73,11 @@ def glosses_of(text: str, lexicon: Lexicon | None = None) -> list[Gloss]:
     """The glosses of one 注 (see the module docstring)."""
     lexicon = lexicon or default_lexicon()
     forms = _forms(lexicon)
+    words = _words()
     out: list[Gloss] = []
-    for piece in (p for p in text.split("也") if p):
-        piece = piece.removeprefix("此")
-        named = re.match(r"^(.{1,4}?)(?:謂之|曰)(.+)$", piece)
+    for piece in (p for p in words.end.split(text) if p):
+        piece = next((piece[len(w) :] for w in words.skip if piece.startswith(w)), piece)
+        named = words.named.match(piece)
         if named:
             hit = _term(named.group(2), forms, whole=True)
             if hit and _plausible(named.group(1), lexicon):
@@ -65,7 +87,7 @@ def glosses_of(text: str, lexicon: Lexicon | None = None) -> list[Gloss]:
         if not hit:
             continue
         gloss = piece[len(hit[0]) :]
-        gloss = re.sub(r"^(猶|謂|者)", "", gloss)
+        gloss = words.marker.sub("", gloss, count=1)
         if (
             gloss not in (hit[0], hit[2])
             and _plausible(gloss, lexicon)
@@ -84,11 +106,12 @@ def _fits(category: str, gloss: str, forms) -> bool:
     """A gloss, not a statement: short for its kind, not opening with an act or a person."""
     if len(gloss) > MAX_BY_CATEGORY[category]:
         return False
-    opener = _term(gloss + "。", forms)
+    opener = _term(gloss, forms, whole=True)
     if opener is None:
         return True
     if opener[1] == "role":
-        return category == "role" and "之" in gloss  # 一人，主人之吏
+        # 一人，主人之吏: a role glossed by another's man (annotation-words.tsv gloss-possessive)
+        return category == "role" and any(w in gloss for w in _words().possessive)
     if opener[1] == "action":
         return category == "action"  # 出迎，出門也 (an act glossed by an act)
     return True
@@ -103,10 +126,12 @@ def _term(text: str, forms, whole: bool = False):
 
 
 def _plausible(gloss: str, lexicon: Lexicon) -> bool:
+    """Short, not opening with a preposition, a statement's word or 今文/古文, naming no work
+    and not itself a role (annotation-words.tsv gloss-not-opening, gloss-cites)."""
+    words = _words()
     return (
         0 < len(gloss) <= MAX_GLOSS
-        and not gloss.startswith(PREPOSITIONS + STATEMENT)
-        and not any(work in gloss for work in WORKS)
+        and not gloss.startswith(words.not_opening)
+        and not any(work in gloss for work in words.cites)
         and gloss not in lexicon.forms["role"]
-        and not gloss.startswith(("今文", "古文"))
     )

@@ -2,7 +2,8 @@
 
 ``corpus/liji/KR1d0052.tls.xml`` (Thesaurus Linguae Sericae, tls-texts, CC BY-SA 4.0) holds
 the whole 禮記: a ``<div>`` a chapter with its ``<head>``, a ``<seg xml:id>`` a phrase, the
-punctuation as ``<c n="，"/>``. Each of the six chapters becomes a text of its own,
+punctuation as ``<c n="，"/>``. The chapters read are the works of ``corpus/works.tsv`` whose
+``explains`` names rites (:func:`explainers`); each becomes a text of its own,
 ``…/id/liji/<slug>`` (``liji/sheyi`` 射義), whose segments keep the TLS ids
 (``KR1d0052_tls_047-1a.4`` → ``…/id/liji/sheyi/047-1a.4``, the id as ``dcterms:identifier``),
 linked to the rites it explains (``yl:explainsRite``) where those rites are in the graph.
@@ -30,10 +31,11 @@ from rdflib.namespace import DCTERMS, XSD
 from rdflib.term import Node
 
 from yili_kg.loaders import iris
-from yili_kg.loaders.corpus import witness_path
+from yili_kg.loaders.corpus import corpus_dir, witness_path
 from yili_kg.loaders.errors import SourceError
 from yili_kg.loaders.graph.works import read_works
 from yili_kg.loaders.iris import YL
+from yili_kg.loaders.text.ritetable import read_rites
 from yili_kg.loaders.variants import PUNCTUATION, fold
 
 TEI = "{http://www.tei-c.org/ns/1.0}"
@@ -50,29 +52,45 @@ MIN_EXACT, MIN_ANCHOR = 4, 6
 class Explainer:
     """A 禮記 chapter that explains rites of the 儀禮 (禮記 … 義)."""
 
-    slug: str  # IRI slug under liji/
-    title: str  # the <head> of the TEI chapter
-    en: str
+    slug: str  # IRI slug under liji/ (the work's id without its whole's: liji-sheyi → sheyi)
+    title: str  # the <head> of the TEI chapter (the work's title after ·)
+    en: str  # works.tsv text_en, else en
     work: str  # id in corpus/works.tsv
-    rites: tuple[str, ...]  # rite slugs it explains
+    rites: tuple[str, ...]  # rite slugs it explains (works.tsv explains)
 
 
-#: The six chapters (shared/corpus/liji/SOURCES.md): 鄉飲酒義 explains 鄉射禮 too (its 鄉射
-#: passages, 孔子射於矍相之圃 …, are in 射義), 射義 both archery rites.
-EXPLAINERS = (
-    Explainer("guanyi", "冠義", "Meaning of the Capping", "liji-guanyi", ("shiguan",)),
-    Explainer("hunyi", "昏義", "Meaning of the Wedding", "liji-hunyi", ("shihun",)),
-    Explainer(
-        "xiangyinjiuyi",
-        "鄉飲酒義",
-        "Meaning of the District Drinking Rite",
-        "liji-xiangyinjiuyi",
-        ("xiangyinjiu", "xiangshe"),
-    ),
-    Explainer("sheyi", "射義", "Meaning of Archery", "liji-sheyi", ("xiangshe", "dashe")),
-    Explainer("yanyi", "燕義", "Meaning of the Banquet", "liji-yanyi", ("yan",)),
-    Explainer("pinyi", "聘義", "Meaning of Friendly Missions", "liji-pinyi", ("pin",)),
-)
+@cache
+def explainers() -> tuple[Explainer, ...]:
+    """The chapters that explain rites, in the order of ``corpus/works.tsv``: its works with
+    rites in ``explains`` (冠義, 昏義, 鄉飲酒義, 射義, 燕義, 聘義; shared/corpus/liji/SOURCES.md).
+
+    Raises:
+        SourceError: a rite not in rites.tsv, or a work that is no part (its id names the text).
+    """
+    rites = read_rites()
+    out = []
+    for work in read_works().values():
+        if not work.explains:
+            continue
+        prefix = f"{work.part_of}-"
+        unknown = [r for r in work.explains if r not in rites]
+        if not work.part_of or not work.id.startswith(prefix) or unknown:
+            raise SourceError(
+                corpus_dir() / "works.tsv",
+                f"{work.id}: explains {unknown or list(work.explains)}: a part (id <whole>-<slug>) "
+                "explaining rites of rites.tsv",
+            )
+        slug = work.id.removeprefix(prefix)
+        head = work.title.rsplit("·", 1)[-1]
+        out.append(Explainer(slug, head, work.text_en or work.en, work.id, work.explains))
+    return tuple(out)
+
+
+def __getattr__(name: str):
+    """``EXPLAINERS``: :func:`explainers`, read when first asked for (not at import)."""
+    if name == "EXPLAINERS":
+        return explainers()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 @dataclass(frozen=True)
@@ -138,7 +156,8 @@ def read_chapters(path: Path | None = None) -> tuple[Chapter, ...]:
         root = ET.parse(path).getroot()
     except ET.ParseError as exc:
         raise SourceError(path, f"not well-formed TEI: {exc}") from exc
-    wanted = {e.title: e for e in EXPLAINERS}
+    order = explainers()
+    wanted = {e.title: e for e in order}
     chapters = []
     for div in root.iter(f"{TEI}div"):
         head = div.find(f"{TEI}head")
@@ -161,18 +180,19 @@ def read_chapters(path: Path | None = None) -> tuple[Chapter, ...]:
     missing = set(wanted) - {c.explainer.title for c in chapters}
     if missing:
         raise SourceError(path, f"no chapter headed {', '.join(sorted(missing))}")
-    return tuple(sorted(chapters, key=lambda c: EXPLAINERS.index(c.explainer)))
+    return tuple(sorted(chapters, key=lambda c: order.index(c.explainer)))
 
 
 def liji_graph(rites: set[str], chapters: tuple[Chapter, ...] | None = None) -> Graph:
     """The chapters and their segments; ``yl:explainsRite`` to those of their rites in ``rites``."""
     graph = Graph()
     witness = iris.witness(WITNESS)
+    works = read_works()
     for chapter in chapters or read_chapters():
         e = chapter.explainer
         node = chapter.node
         graph.add((node, RDF.type, YL.LijiChapter))
-        graph.add((node, RDFS.label, Literal(f"禮記·{e.title}", lang="zh-Hant")))
+        graph.add((node, RDFS.label, Literal(works[e.work].title, lang="zh-Hant")))
         graph.add((node, RDFS.label, Literal(f"Liji: {e.en}", lang="en")))
         graph.add((node, DCTERMS.identifier, Literal(chapter.head_id)))
         graph.add((node, DCTERMS.isVersionOf, iris.work(e.work)))

@@ -1,40 +1,42 @@
 """The works authority (``corpus/works.tsv``) and the finder of citations in the commentary.
 
 Matching is on folded text (:func:`yili_kg.loaders.variants.fold`, one character for one),
-so offsets are offsets in the text given, and 内則/內則 or 鄕/鄉 are one.
+so offsets are offsets in the text given, and 内則/內則 or 鄕/鄉 are one. The code is the
+mechanism; the words are data: a work's names, the names among them that are also other
+words (``bare``), where those count (``context``) and the offices cited by name (``offices``)
+are columns of ``works.tsv``; the words around a name, of a quotation and of an office of the
+周禮 are ``corpus/annotation-words.tsv``, classes ``cite-…``.
 
 **Punctuated text**: only 《…》 titles; the last ``·`` part that is a known name wins
 (《禮記·射義》 → 射義); the quote is the “…” that follows, after an optional 云/曰.
 
 **Unpunctuated Kanripo text**: all names, longest and leftmost first (鄉飲酒義 before 鄉飲酒,
 燕禮記 before 禮記, 郊特牲 before 特牲, 小爾雅 before 爾雅); then the characters just
-before and after decide:
+before (three) and after (two) a bare name decide:
 
-* *safe* names (every name not listed below: 周禮, 禮記, 月令, 爾雅, 射義, 郊特牲 …) count;
-* *rite* names (鄉飲酒 鄉飲 鄉射 燕禮 大射 冠禮 昏禮 特牲 少牢 公食) name a chapter and also
-  the rite as practised ("行鄉飲酒之禮", "天子大射"): they count after a citing or comparing
-  word (案 按 引 見 據 依 約 決 對 如 及 與 彼 於) or before 云 曰 注 記 禮 儀 文 亦 又 同 者 皆
-  篇; never after 行 ("perform") or 此 (a chapter naming itself); 大射 never before 正
-  (the office 大射正) nor after 天子 王 凡 若 得 諸侯 (the great archery in general);
-* *strict* names, also ordinary words, count only before 云/曰 or after 案/按/引: 詩 (also
-  before 序 譜 注 箋 大雅 …, after 故 見 又; never 六詩), 書 (書傳), 易 ("change"), 春秋
-  ("spring and autumn"), 喪服 ("mourning dress"), 內則 ("within, then"; never 畿内則),
-  雜記 (a chapter's own notes), 投壺 (the game), 孟子 (the man), 外傳, 冬官, 左氏;
+* a name that is not bare counts (周禮, 禮記, 月令, 爾雅, 射義, 郊特牲 …);
+* a bare name counts after a word of its context's ``after`` or before one of its ``before``,
+  never after ``not-after`` or before ``not-before``. A *rite*'s bare name (``as=rite``:
+  鄉飲酒, 大射, 特牲 … name a chapter and also the rite as practised, 行鄉飲酒之禮, 天子大射)
+  also has the words every rite shares (cite-rite-after 案 按 引 …, cite-rite-before 云 曰 注
+  記 …, cite-rite-not-after 行 此); the others are ordinary words (詩, 易 "change", 春秋 "spring
+  and autumn", 喪服 "mourning dress", 內則 "within, then" …) with their own words;
 * an undecided name counts when it touches a counted name of the same collection, or is
-  joined to it by 及/與, as in lists of chapters (鄉飲酒鄉射燕禮大射皆…, 特牲少牢有司徹);
-  so 鄉射及賓射 (kinds of archery) does not count.
+  joined to it by a word of cite-list (及, 與), as in lists of chapters
+  (鄉飲酒鄉射燕禮大射皆…, 特牲少牢有司徹); so 鄉射及賓射 (kinds of archery) does not count.
 
 A whole followed by its part is one hit on the part (禮記射義 → 射義). 周禮 offices count
-as 周禮 written ``X職`` before 云/曰/文/注 (小胥職云, 大司馬職云), and a few that are no
-role in the rites also as ``X云`` (梓人云 → 考工記, 鍾師云).
+as 周禮 written ``X職`` (cite-office) before 云/曰/文/注 (小胥職云, 大司馬職云), and the
+``offices`` of a work (no role in the rites) also as ``X云`` (梓人云 → 考工記, 鍾師云).
 
-``quote`` (X云… / X曰…, after an optional 記/注/傳/禮/職 and 亦/又): the words up to the
-next 云 (with a 鄭/注 before it), 是也, 引之, ○, or a 者 that ends the text or is followed
-by the 疏's own words (案 按 此 彼 欲 證 鄭 引 即 若 據 釋: "云X者，案…"), or through the
-first 也; at most 40 characters. Without quotation marks this is a guess.
+``quote`` (X云… / X曰…, after an optional cite-quote-lead 記/注/傳/禮/職 and cite-also 亦/又):
+the words up to the first word of cite-quote-end (the next 云, with a 鄭/注 before it, 是也,
+引之, ○, or a 者 that ends the text or is followed by the 疏's own words, cite-own: "云X者，
+案…"), or through the first 也; at most 40 characters. Without quotation marks this is a guess.
 
 Known limits: 鄭注's 春秋傳 twice means 國語 (大射 注, the 疏 says 外傳); offices without 職
-(射人云) and rites named as practice (鄉飲酒升歌小雅) are missed.
+(射人云) and rites named as practice (鄉飲酒升歌小雅) are missed; a word of a context longer
+than the characters read (孟子's 公孫丑) is never met.
 """
 
 from __future__ import annotations
@@ -47,12 +49,42 @@ from functools import cache
 from pathlib import Path
 from types import SimpleNamespace
 
+from yili_kg.loaders.annotation.rules import table_path, word_class, word_values
 from yili_kg.loaders.corpus import corpus_dir
 from yili_kg.loaders.errors import SourceError
 from yili_kg.loaders.variants import fold
 
-FIELDS = ("id", "title", "en", "names", "part_of", "kanripo", "ctext", "note")
+FIELDS = (
+    "id",
+    "title",
+    "en",
+    "names",
+    "bare",
+    "context",
+    "offices",
+    "part_of",
+    "kanripo",
+    "ctext",
+    "explains",
+    "text_en",
+    "note",
+)
 _SLUG = re.compile(r"^[a-z][a-z0-9-]*$")
+#: the keys of works.tsv's ``context`` (``as`` takes one value, ``rite``)
+CONTEXT_KEYS = ("as", "after", "before", "not-after", "not-before")
+#: the characters read before and after a bare name (a longer word of a context is never met)
+BEFORE, AFTER = 3, 2
+
+
+@dataclass(frozen=True)
+class Context:
+    """Where a work's bare names count as a citation (works.tsv ``context``)."""
+
+    rite: bool  # as=rite: also the rite as practised (annotation-words.tsv cite-rite-…)
+    after: tuple[str, ...] = ()  # a citation after one of these
+    before: tuple[str, ...] = ()  # … before one of these
+    not_after: tuple[str, ...] = ()  # never after these
+    not_before: tuple[str, ...] = ()  # never before these
 
 
 @dataclass(frozen=True)
@@ -67,6 +99,11 @@ class Work:
     kanripo: str | None
     ctext: str | None
     note: str
+    bare: tuple[str, ...] = ()  # names that count only in their context
+    context: Context | None = None
+    offices: tuple[str, ...] = ()  # offices cited as X云 / X曰
+    explains: tuple[str, ...] = ()  # rite slugs a 禮記 chapter explains (loaders/graph/liji.py)
+    text_en: str = ""  # that chapter's English title as a text, where it is not en
 
 
 @dataclass(frozen=True)
@@ -118,11 +155,13 @@ def _work(
     names = tuple(n for n in row["names"].split("|") if n)
     if not names or not row["title"]:
         raise SourceError(path, f"{wid}: title and names are required", number)
-    for name in names:
+    offices = tuple(n for n in row["offices"].split("|") if n)
+    for name in names + offices:
         key = fold(name)
         if owner.get(key, wid) != wid:
             raise SourceError(path, f"name {name!r} of {wid} is also {owner[key]}'s", number)
         owner[key] = wid
+    bare, context = _bare_of(path, number, row, names)
     return Work(
         wid,
         row["title"],
@@ -132,6 +171,48 @@ def _work(
         row["kanripo"] or None,
         row["ctext"] or None,
         row["note"],
+        bare,
+        context,
+        offices,
+        tuple(r for r in row["explains"].split("|") if r),
+        row["text_en"],
+    )
+
+
+def _bare_of(
+    path: Path, number: int, row: dict, names: tuple[str, ...]
+) -> tuple[tuple[str, ...], Context | None]:
+    """A row's bare names (of its names) and their context, which go together."""
+    bare = tuple(n for n in row["bare"].split("|") if n)
+    if set(bare) - set(names):
+        unknown = sorted(set(bare) - set(names))
+        raise SourceError(path, f"{row['id']}: bare names {unknown} not in names", number)
+    context = _context_of(path, number, row["context"])
+    if bool(bare) != bool(context):
+        raise SourceError(path, f"{row['id']}: bare names and a context go together", number)
+    return bare, context
+
+
+def _context_of(path: Path, number: int, raw: str) -> Context | None:
+    """A ``context`` cell, ``key=a,b;key2=c`` (keys :data:`CONTEXT_KEYS`), or None if empty."""
+    if not raw:
+        return None
+    words: dict[str, tuple[str, ...]] = {}
+    for part in raw.split(";"):
+        key, sep, values = part.partition("=")
+        if not sep or key not in CONTEXT_KEYS or key in words or not values:
+            raise SourceError(
+                path, f"context {part!r}: key=a,b once a key, of {CONTEXT_KEYS}", number
+            )
+        words[key] = tuple(v for v in values.split(",") if v)
+    if words.get("as", ("rite",)) != ("rite",):
+        raise SourceError(path, f"context as={','.join(words['as'])}: only as=rite", number)
+    return Context(
+        "as" in words,
+        words.get("after", ()),
+        words.get("before", ()),
+        words.get("not-after", ()),
+        words.get("not-before", ()),
     )
 
 
@@ -144,100 +225,120 @@ def read_works(path: Path | str | None = None) -> dict[str, Work]:
     return dict(_read(Path(path) if path else corpus_dir() / "works.tsv"))
 
 
-_CITE_BEFORE = "案按引見據依約決决對如及與彼於"
-_RITE_AFTER = "云曰注記禮儀文亦又同者皆篇"
-_RITE = ("鄉飲酒", "鄉飲", "鄉射", "燕禮", "大射", "冠禮", "昏禮", "特牲", "少牢", "公食")
-#: strict names: (licensing following strings, licensing preceding characters)
-_SAID, _CITED = ("云", "曰"), "案按引"
-_STRICT = {
-    "詩": (_SAID + ("序", "譜", "注", "箋", "大雅", "小雅", "國風", "魯頌"), "案按引故見又"),
-    "書": (_SAID + ("亦云", "傳"), _CITED),
-    "易": (_SAID, "引"),
-    "春秋": (_SAID + ("經",), _CITED),
-    "喪服": (_SAID + ("經", "注"), _CITED),
-    "投壺": (_SAID + ("禮", "篇", "文"), _CITED),
-    "外傳": (_SAID + ("文",), "是"),
-    "冬官": (_SAID, "案按"),
-    "孟子": (_SAID + ("文", "公孫丑", "梁惠王", "滕文公", "離婁", "萬章", "盡心"), _CITED),
-    **{name: (_SAID + ("文",), _CITED) for name in ("內則", "雜記", "襍記", "左氏")},
-}
-#: (name, preceding strings that veto, following strings that veto)
-_VETO = [(n, ("行", "此"), ()) for n in _RITE if n != "大射"] + [
-    ("大射", ("行", "此", "天子", "王", "凡", "若", "得", "諸侯"), ("正",)),
-    ("詩", ("六",), ()),
-    ("內則", ("畿",), ()),
-]
-#: 周禮 offices cited as X云 / X曰 without 職 (none is a role in the four rites)
-_OFFICE_SAID = {
-    "梓人": "kaogongji",
-    "矢人": "kaogongji",
-    "弓人": "kaogongji",
-    "鍾氏": "kaogongji",
-    "繕人": "zhouli",
-    "鍾師": "zhouli",
-    "司裘": "zhouli",
-    "眂瞭": "zhouli",
-    "小胥": "zhouli",
-}
+def _either(words: Iterable[str]) -> str:
+    """A regex for any of ``words`` (folded), the longest first."""
+    folded = sorted(dict.fromkeys(fold(w) for w in words), key=len, reverse=True)
+    if not folded or not all(folded):
+        raise SourceError(table_path("words"), "a class of cite- words is empty")
+    return "|".join(re.escape(w) for w in folded)
 
 
-@cache
-def _rules() -> SimpleNamespace:
-    """The rule tables, folded like the text (fold turns 云 into 雲, 矦 into 侯 …)."""
-    f = fold
-    return SimpleNamespace(
-        cite_before=f(_CITE_BEFORE),
-        rite_after=f(_RITE_AFTER),
-        rite=frozenset(map(f, _RITE)),
-        strict={f(k): (tuple(map(f, a)), f(b)) for k, (a, b) in _STRICT.items()},
-        veto={f(n): (tuple(map(f, b)), tuple(map(f, a))) for n, b, a in _VETO},
-        office=re.compile(
-            f"(?:[天地春夏秋]官)?(?:[大小鄉司](?=\\w\\w職))?"
-            f"([^\\W{f('其此彼之云曰者也文本各親')}]{{2}})職(?=[{f('云曰文注')}])"
-        ),
-        said=re.compile(f"(?:{'|'.join(map(f, _OFFICE_SAID))})(?=[又亦]?[{f('云曰')}])"),
-        said_work={f(k): v for k, v in _OFFICE_SAID.items()},
-        quote=re.compile(f"[記注傳禮職]?[亦又]?[{f('云曰')}]"),
-        quote_end=re.compile(
-            f"(?:鄭注|鄭|注)?{f('云')}|是也|引之|○|也|者(?=[案按此彼欲證鄭引即若據釋]|$)"
-        ),
+def _words(name: str) -> tuple[str, ...]:
+    """The words of the class ``name`` of annotation-words.tsv, folded."""
+    return tuple(fold(w) for w in word_class(name))
+
+
+def _bare(works: tuple[Work, ...]) -> dict[str, Context]:
+    """Each bare name (folded) with its context, a rite's with the words every rite shares."""
+    rite = Context(
+        True, _words("cite-rite-after"), _words("cite-rite-before"), _words("cite-rite-not-after")
+    )
+    out = {}
+    for work in works:
+        c = work.context
+        if c is None:
+            continue
+        s = rite if c.rite else Context(False)
+        context = Context(
+            c.rite,
+            s.after + tuple(map(fold, c.after)),
+            s.before + tuple(map(fold, c.before)),
+            s.not_after + tuple(map(fold, c.not_after)),
+            s.not_before + tuple(map(fold, c.not_before)),
+        )
+        out.update({fold(n): context for n in work.bare})
+    return out
+
+
+def _office_pattern(marks: Iterable[str]) -> re.Pattern:
+    """X職 (大司馬職云, 春官小胥職): an office of two characters (three after a cite-office-prefix),
+    after an optional section of the 周禮, before cite-office-before; group 2 is the mark."""
+    not_in_office = word_class("cite-office-not")
+    if any(len(w) != 1 for w in not_in_office):
+        raise SourceError(table_path("words"), "cite-office-not: single characters only")
+    mark = _either(marks)
+    return re.compile(
+        f"(?:{_either(word_class('cite-office-section'))})?"
+        f"(?:(?:{_either(word_class('cite-office-prefix'))})(?=\\w\\w(?:{mark})))?"
+        f"([^\\W{''.join(re.escape(fold(w)) for w in not_in_office)}]{{2}})"
+        f"({mark})(?=(?:{_either(word_class('cite-office-before'))}))"
     )
 
 
-def _context(folded: str, key: str, start: int, end: int) -> bool | None:
+def _quote_patterns() -> dict:
+    """The words of a quotation (cite-said, cite-also, cite-quote-lead, cite-quote-end, cite-own):
+    where it starts after a name, where it ends, and after a 《title》 of punctuated text."""
+    said, also = _either(word_class("cite-said")), _either(word_class("cite-also"))
+    lead, ends = word_values("cite-quote-lead"), word_values("cite-quote-end")
+    kept = _either(w for w, v in ends.items() if v in ("before", "through"))
+    own_end = _either(w for w, v in ends.items() if v == "before-own")
+    titled = _either(w for w, v in lead.items() if v == "titled")
+    return {
+        "also": also,
+        "said": said,
+        "quote": re.compile(f"(?:{_either(lead)})?(?:{also})?(?:{said})"),
+        "quote_end": re.compile(f"{kept}|(?:{own_end})(?=(?:{_either(word_class('cite-own'))})|$)"),
+        "quote_through": frozenset(fold(w) for w, v in ends.items() if v == "through"),
+        "title_quote": re.compile(
+            f"(?:{titled})?(?:{also})?(?:{said})?[：:，,]?\\s*[“「『]([^”」』]*)[”」』]"
+        ),
+    }
+
+
+@cache
+def _rules(works: tuple[Work, ...]) -> SimpleNamespace:
+    """The finder's rules for ``works``: their names, contexts and offices (works.tsv) and the
+    words around them (annotation-words.tsv, classes cite-…), folded like the text (云 → 雲)."""
+    owner = {fold(n): w.id for w in works for n in w.names}
+    offices = {fold(o): w.id for w in works for o in w.offices}
+    marks = {fold(w): work for w, work in word_values("cite-office").items()}
+    quotes = _quote_patterns()
+    said = f"(?=(?:{quotes['also']})?(?:{quotes['said']}))"
+    return SimpleNamespace(
+        owner=owner,
+        pattern=re.compile(_either(owner)) if owner else None,
+        bare=_bare(works),
+        joins=("", *_words("cite-list")),
+        office=_office_pattern(marks),
+        office_work=marks,
+        said_work=offices,
+        said=re.compile(f"(?:{_either(offices)}){said}") if offices else None,
+        **{k: v for k, v in quotes.items() if k not in ("also", "said")},
+    )
+
+
+def _context(rules: SimpleNamespace, folded: str, key: str, start: int, end: int) -> bool | None:
     """True: the context cites the name; False: it vetoes it; None: it says nothing."""
-    rules = _rules()
-    before, after = folded[max(0, start - 3) : start], folded[end : end + 2]
-    prev = before[-1:]
-    vetoed_before, vetoed_after = rules.veto.get(key, ((), ()))
-    if before.endswith(vetoed_before) or (vetoed_after and after.startswith(vetoed_after)):
+    context = rules.bare.get(key)
+    if context is None:
+        return True
+    before, after = folded[max(0, start - BEFORE) : start], folded[end : end + AFTER]
+    if before.endswith(context.not_after) or after.startswith(context.not_before):
         return False
-    if key in rules.rite:
-        cited = (prev and prev in rules.cite_before) or (after and after[0] in rules.rite_after)
-        return True if cited else None
-    if key in rules.strict:
-        follows, precedes = rules.strict[key]
-        return True if after.startswith(follows) or (prev and prev in precedes) else None
-    return True
+    return True if before.endswith(context.after) or after.startswith(context.before) else None
 
 
-def _quote(text: str, folded: str, end: int) -> str | None:
+def _quote(rules: SimpleNamespace, text: str, folded: str, end: int) -> str | None:
     """The words after X云 / X曰 (see the module docstring), or None."""
-    rules = _rules()
     m = rules.quote.match(folded, end)
     if not m:
         return None
     limit = min(len(folded), m.end() + 40)
     stop = rules.quote_end.search(folded, m.end(), limit)
-    last = limit if not stop else stop.end() if stop.group() == "也" else stop.start()
+    last = (
+        limit if not stop else stop.end() if stop.group() in rules.quote_through else stop.start()
+    )
     return text[m.end() : last] or None
-
-
-@cache
-def _index(works_key: tuple[tuple[str, tuple[str, ...]], ...]):
-    owner = {fold(n): wid for wid, names in works_key for n in names}
-    names = sorted(owner, key=len, reverse=True)
-    return owner, re.compile("|".join(re.escape(n) for n in names)) if names else None
 
 
 def _merge(hits: list[CitationHit], parents: dict[str, str | None]) -> list[CitationHit]:
@@ -262,30 +363,28 @@ def find_citations(text: str, works=None, *, punctuated: bool = False) -> list[C
     ``works`` is a dict of :class:`Work` (default: :func:`read_works`).
     """
     works = read_works() if works is None else works
-    owner, pattern = _index(tuple((w.id, w.names) for w in works.values()))
+    rules = _rules(tuple(works.values()))
     folded = fold(text)
     if punctuated:
-        return _find_titles(text, folded, owner)
-    rules = _rules()
+        return _find_titles(rules, text, folded)
     parents = {w.id: w.part_of for w in works.values()}
 
     def hit(wid: str, m: re.Match) -> CitationHit:
-        return CitationHit(
-            wid, text[m.start() : m.end()], m.start(), m.end(), _quote(text, folded, m.end())
-        )
+        quote = _quote(rules, text, folded, m.end())
+        return CitationHit(wid, text[m.start() : m.end()], m.start(), m.end(), quote)
 
     hits: list[CitationHit] = []
     pending: list[CitationHit] = []
-    for m in pattern.finditer(folded) if pattern else ():
-        cited = _context(folded, m.group(), m.start(), m.end())
+    for m in rules.pattern.finditer(folded) if rules.pattern else ():
+        cited = _context(rules, folded, m.group(), m.start(), m.end())
         if cited is not False:
-            (hits if cited else pending).append(hit(owner[m.group()], m))
+            (hits if cited else pending).append(hit(rules.owner[m.group()], m))
     while pending:  # lists of chapters: 鄉飲酒鄉射燕禮大射, 特牲少牢有司徹
         touching = [
             p
             for p in pending
             if any(
-                folded[min(h.end, p.end) : max(h.start, p.start)] in ("", "及", "與")
+                folded[min(h.end, p.end) : max(h.start, p.start)] in rules.joins
                 and parents.get(h.work)
                 and parents.get(h.work) == parents.get(p.work)
                 for h in hits
@@ -295,13 +394,16 @@ def find_citations(text: str, works=None, *, punctuated: bool = False) -> list[C
             break
         hits += touching
         pending = [p for p in pending if p not in touching]
-    if "zhouli" in works:
-        hits += [hit("zhouli", m) for m in rules.office.finditer(folded)]
     hits += [
-        hit(rules.said_work[m.group()], m)
-        for m in rules.said.finditer(folded)
-        if rules.said_work[m.group()] in works
+        hit(rules.office_work[m.group(2)], m)
+        for m in rules.office.finditer(folded)
+        if rules.office_work[m.group(2)] in works
     ]
+    hits += (
+        [hit(rules.said_work[m.group()], m) for m in rules.said.finditer(folded)]
+        if rules.said
+        else []
+    )
     hits.sort(key=lambda h: (h.start, -h.end))
     kept: list[CitationHit] = []
     for h in hits:  # overlaps: the earlier, then the longer, wins
@@ -310,19 +412,24 @@ def find_citations(text: str, works=None, *, punctuated: bool = False) -> list[C
     return _merge(kept, parents)
 
 
-def _find_titles(text: str, folded: str, owner: dict[str, str]) -> list[CitationHit]:
+def _find_titles(rules: SimpleNamespace, text: str, folded: str) -> list[CitationHit]:
     """Punctuated text: 《…》 titles; the quote is the “…” that follows (after 云/曰, if any)."""
-    rules, hits = _rules(), []
-    said = f"[記注傳]?[亦又]?[{fold('云曰')}]?[：:，,]?\\s*[“「『]([^”」』]*)[”」』]"
+    hits = []
     for m in re.finditer(r"《([^《》]+)》", folded):
-        parts = [p.removesuffix("職") for p in re.split(r"[·・‧]", m.group(1))]
-        known = [owner.get(p) or rules.said_work.get(p) for p in parts]
+        parts = [_without_mark(rules, p) for p in re.split(r"[·・‧]", m.group(1))]
+        known = [rules.owner.get(p) or rules.said_work.get(p) for p in parts]
         known = [wid for wid in known if wid]
         if not known:
             continue
-        q = re.match(said, folded[m.end() :])
+        q = rules.title_quote.match(folded[m.end() :])
         quote = text[m.end() + q.start(1) : m.end() + q.end(1)].strip() if q else None
         hits.append(
             CitationHit(known[-1], text[m.start() : m.end()], m.start(), m.end(), quote or None)
         )
     return hits
+
+
+def _without_mark(rules: SimpleNamespace, part: str) -> str:
+    """《小胥職》 → 小胥: a title's part without the mark of an office (cite-office)."""
+    mark = next((m for m in rules.office_work if part.endswith(m)), "")
+    return part[: len(part) - len(mark)]
