@@ -8,7 +8,7 @@ from rdflib import RDF, RDFS, Literal
 from yili_kg.loaders import iris
 from yili_kg.loaders.annotation.annotate import annotate_clauses, commentary_of
 from yili_kg.loaders.annotation.review import compose
-from yili_kg.loaders.annotation.rules import word_class
+from yili_kg.loaders.annotation.rules import one_word, word_class
 from yili_kg.loaders.graph import rdf
 from yili_kg.loaders.graph.events import Placed, events_graph, ontology_modules, place_events
 from yili_kg.loaders.iris import YL
@@ -71,7 +71,8 @@ def officers_as_persons(graph, records, phases, lexicon, rite: str) -> None:
         person = iris.person(f"{rite}-{slug}")
         word = _written_form(lexicon, first, texts[steps[1][1].clause])
         graph.add((person, RDF.type, YL.Person))
-        graph.add((person, RDFS.label, Literal(f"{info.hant}之{word}", lang="zh-Hant")))
+        of = one_word("genitive")  # 之: 鄉射禮之司射
+        graph.add((person, RDFS.label, Literal(f"{info.hant}{of}{word}", lang="zh-Hant")))
         graph.add((person, RDFS.label, Literal(f"the {word} of the {info.en}", lang="en")))
         _role_spans(graph, lexicon, rite, slug, person, steps, named, last_phase)
 
@@ -169,7 +170,8 @@ def steward_as_host(graph, layer, lexicon) -> None:
     info = OTHER_RITES[rite]
     office = iris.term("role", "zaifu")
     word = next(label for label, node in lexicon.iri["role"].items() if node == office)
-    graph.add((person, RDFS.label, Literal(f"{info.hant}之{word}", lang="zh-Hant")))
+    of = one_word("genitive")  # 之: 燕禮之宰夫
+    graph.add((person, RDFS.label, Literal(f"{info.hant}{of}{word}", lang="zh-Hant")))
     graph.add((person, RDFS.label, Literal(f"the steward of the {info.en}", lang="en")))
     for name, role in (("office", "zaifu"), ("host", "zhuren")):
         node = iris.ID[f"{rite}/assignment/{name}"]

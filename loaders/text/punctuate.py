@@ -29,6 +29,7 @@ from functools import cache
 
 from yili_kg.loaders.terms.lexicon import default_lexicon
 from yili_kg.loaders.terms.tokens import tokenize
+from yili_kg.loaders.terms.words import word_class
 from yili_kg.loaders.variants import PUNCTUATION, fold
 from yili_kg.loaders.witnesses.texts import read_base
 
@@ -36,7 +37,8 @@ NONE, CLAUSE, SENTENCE = 0, 1, 2
 #: log-odds margin a break must clear (chosen by two-fold cross-validation on 鄉射禮)
 BIAS = 2.0
 #: characters that stay words of their own when runs of unknown characters are joined
-FUNCTION_WORDS = frozenset("于於以自由與及而乃遂不皆其之則若亦如既又者也焉矣")
+#: (annotation-words.tsv, class break-word)
+FUNCTION_WORDS = frozenset(word_class("break-word"))
 
 
 def _category(token) -> str:
