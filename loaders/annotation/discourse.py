@@ -80,11 +80,28 @@ def setting_out_unstated(reader, event, text, rl) -> bool:
     lex = reader.lex
     if lex.has(event.kind, "noAgent"):
         return _unstated(event)
+    holder = _named_just_before(reader.ctx)
+    if event.kind in rl.words["lays"] and "theme" not in event.fields and holder:
+        event.set("agent", holder, "^")  # 司宮兼卷重席，設于賓左: he lays what he holds
+        return True
     if lex.has(event.kind, "settingOut") and (
         not reader.ctx.paragraph_has_agent or event.kind in lex.frames["unstatedAgent"]
     ):
         return _unstated(event)
     return False
+
+
+def _named_just_before(ctx: Context) -> tuple[str, ...]:
+    """The subject of the last act when this sentence names it (not carried), else none."""
+    if not ctx.history:
+        return ()
+    pid, last = ctx.history[-1]
+    named = (
+        pid.rsplit(".", 1)[0] == ctx.sentence
+        and not last.marks.get("agent")
+        and last.get("neg") != "1"
+    )
+    return last.agent if named else ()
 
 
 @rule("ji-names-no-one")
