@@ -134,13 +134,25 @@ def turn_goes_back(reader, event, text, rl) -> bool:
     granted = ctx.answered_kind in rl.words["grant"]  # 許 itself: after 許諾 the one who
     # agreed goes and does what he was told
     if (
-        (ctx.new_sentence or granted)
+        (ctx.new_sentence or granted or _salutes_a_third(reader, event))
         and ctx.answered
         and not reader.is_a(event.kind, *rl.words["speech"])
     ):
         event.set("agent", ctx.answered, "^")
         return True
     return False
+
+
+def _salutes_a_third(reader: ClauseReader, event: Event) -> bool:
+    """再拜賓，賓答拜；拜介: a salute to someone named who is not the one answered: the one
+    answered goes on to him (the answerer only answers)."""
+    to = set(event.fields.get("to", ()))
+    return (
+        bool(to)
+        and not event.marks.get("to")
+        and reader.is_a(event.kind, reader.lex.label(YL.Salutation))
+        and not to & set(reader.ctx.answered)
+    )
 
 
 @rule("receiver-drinks")
