@@ -431,6 +431,10 @@ class ClauseReader:
             return []
         if not self.subjects:
             return self.modifier()
+        stance = rule_named("verbless-stance")  # 司馬正東面: where he stands
+        if stance.apply(self, tuple(dict.fromkeys(self.subjects)), stance):
+            ctx.trace.append(stance.id)
+            return self.events
         # 主人阼階之東，南面辭洗 / 賓、 cut from their verb: the subjects of consecutive
         # verbless clauses add up; not across a clause between (執冪者，反冪。主人筵，前獻賓)
         follows = ctx.pending and ctx.pending_at == ctx.clauses - 1
@@ -528,6 +532,8 @@ def _begin_clause(pid: str, text: str, lexicon: Lexicon, ctx: Context) -> None:
         ctx.paragraph_has_agent = False
     ctx.new_sentence = sentence != ctx.sentence
     ctx.sentence = sentence
+    ids = [c.id for c in _SENTENCES.get(sentence, ())]
+    ctx.ends_sentence = not ids or ids[-1] == pid
     if ctx.new_sentence:
         ctx.sentence_text = "".join(c.text for c in _SENTENCES.get(sentence, ())) or text
         if ctx.positive_agent and ctx.agent != ctx.positive_agent:
