@@ -864,4 +864,3 @@ def verbless_stance(r, subjects, rl) -> bool:
     event = r.new_event(rl.word("act"))
     event.set("agent", subjects)
     return True
-
