@@ -388,3 +388,12 @@ def test_a_goal_object_act_without_yu_takes_its_place_as_where_it_goes():
     assert "dest=物" in format_events(stepped)
     (stands,) = annotate_text(["上射立于物"])
     assert "at=物" in format_events(stands)
+
+
+def test_the_one_who_assists_is_not_carried_on():
+    """assisting: 膳宰贊授肺 helps the 公, so 不拜酒 after it is still the 公's (燕禮 50)."""
+    from yili_kg.loaders.annotation.annotate import annotate_text
+
+    *_, helped, bow = annotate_text(["公祭", "如賓禮", "膳宰贊授肺", "不拜酒"])
+    assert format_events(helped) == "授 agent=膳宰 theme=肺"
+    assert bow[0].agent == ("公",) and bow[0].get("neg") == "1"

@@ -57,6 +57,7 @@ class ClauseReader:
         self.played = False
         self.joined_by = ""  # the clause is about someone's things (no agent named)
         self.at_marked = False  # a place introduced by 當 or 于 (a modifier clause may add it)
+        self.assisting = False  # 膳宰贊授肺: the clause's acts help another's (rule assisting)
         self.with_: list[str] = []  # 以賓 / 與司射 before the verb
         self.before: dict[str, str] = {}  # 自X / 由X before the verb
         self.all_ = False  # 皆 before the first act
@@ -419,6 +420,9 @@ class ClauseReader:
         for rule in rules("clause"):
             if rule.apply(self, subjects, rule):
                 self.ctx.trace.append(rule.id)
+        if self.assisting:
+            for event in self.events:
+                event.fields["_aside"] = ("1",)  # not carried on (discourse.remember)
         return self.events
 
     def verbless(self) -> list[Event]:

@@ -124,6 +124,18 @@ def named_for_act(r, tokens, i, rl):
     return len(tokens)  # the piece's name is no term: nothing more to read
 
 
+@rule("assisting")
+def assisting(r, tokens, i, rl):
+    """膳宰贊授肺: 贊 before an act marks it as help given to another, whose acts go on (不拜酒
+    is the 公's, not the 膳宰's); 贊 itself is no act."""
+    nxt = _next(tokens, i)
+    if tokens[i].text in rl.words["assist"] and not tokens[i].kinds and nxt is not None:
+        if "action" in nxt.kinds:
+            r.assisting = True
+            return 1
+    return None
+
+
 @rule("no-role")
 def no_role(r, tokens, i, rl):
     return _denied_thing(r, tokens, i, rl, "role", "to")
@@ -659,7 +671,7 @@ def sent_acts(r, subjects, rl) -> bool:
         if event.kind in rl.words["act"] and event.get("to"):
             for later in r.events[index + 1 :]:
                 later.set("agent", event.fields["to"])
-                later.fields["_sent"] = ("1",)
+                later.fields["_aside"] = ("1",)
                 done = True
     return done
 

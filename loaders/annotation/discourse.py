@@ -448,8 +448,8 @@ def _remember_event(pid: str, event: Event, lexicon: Lexicon, ctx: Context) -> N
     ):
         ctx.agent = ctx.positive_agent = event.fields["role"]  # 司馬反為司正，退: the 司正
         return
-    if "_sent" in event.fields:
-        del event.fields["_sent"]
+    if "_aside" in event.fields:  # done by one sent or one assisting: not carried on
+        del event.fields["_aside"]
         return
     if (
         event.agent
