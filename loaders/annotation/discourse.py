@@ -129,6 +129,23 @@ def finisher_of_act(reader, event, text, rl) -> bool:
     return False
 
 
+@rule("completes-bow")
+def completes_bow(reader, event, text, rl) -> bool:
+    """下拜，小臣辭，升成拜: the bow is completed on the hall by the one who bowed below (the
+    last bower within the last acts), not by the officer who declined it for the ruler."""
+    if rl.word("complete") not in text:
+        return False
+    for _, earlier in reversed(reader.ctx.history[-int(rl.word("within")) :]):
+        if (
+            reader.is_a(earlier.kind, rl.word("bow"))
+            and earlier.agent
+            and earlier.get("neg") != "1"
+        ):
+            event.set("agent", earlier.agent, "^")
+            return True
+    return False
+
+
 @rule("turn-goes-back")
 def turn_goes_back(reader, event, text, rl) -> bool:
     ctx = reader.ctx
