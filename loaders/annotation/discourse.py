@@ -288,16 +288,22 @@ def _not_the_recipient(ctx: Context, event: Event, agents: tuple[str, ...]) -> t
 
 
 def _all_of(reader: ClauseReader, agents: tuple[str, ...]) -> tuple[str, ...]:
-    """皆 with a carried subject: those acting together (with partners), or the last two."""
+    """皆 with a carried subject: those acting together (with partners), or the last two when
+    they acted in the same sentence or are the two archers of a pair (yl:Pair: 賓 and 主人)."""
     ctx = reader.ctx
     if ctx.partners:
         return tuple(dict.fromkeys((*agents, *ctx.partners)))
     if len(agents) > 1 or any(reader.lex.has(a, "collective") for a in agents):
         return agents
     distinct: list[tuple[str, ...]] = []
-    for _, earlier in reversed(ctx.history[-6:]):
+    where: list[str] = []
+    for pid, earlier in reversed(ctx.history[-6:]):
         if earlier.agent and earlier.agent not in distinct:
             distinct.append(earlier.agent)
+            where.append(pid.rsplit(".", 1)[0])
+    paired = len(distinct) > 1 and frozenset((*distinct[0], *distinct[1])) in reader.lex.pairs
+    if len(distinct) > 1 and where[0] != where[1] and not paired:
+        return agents  # 賓答拜。…皆拜送: one who acted in another sentence is not one of 皆
     group = [a for agent in distinct[:2] for a in agent]
     return tuple(dict.fromkeys(group)) or agents
 

@@ -59,6 +59,7 @@ class Lexicon:
     labels: dict[URIRef, str] = field(default_factory=dict)  # class → its zh-Hant label
     doers: dict[str, tuple[str, ...]] = field(default_factory=dict)  # act → yl:doneBy roles
     role_acts: dict[str, tuple[str, ...]] = field(default_factory=dict)  # role → yl:roleAct
+    pairs: frozenset[frozenset[str]] = frozenset()  # the two archers of each yl:Pair
 
     def label(self, node: URIRef) -> str:
         """The zh-Hant ``rdfs:label`` of a class of the ontology, the word the lexicon knows it
@@ -152,8 +153,13 @@ def build_lexicon(graph: Graph) -> Lexicon:
     }
     doers = _links(graph, iri, YL.doneBy, "action", "role")
     role_acts = _links(graph, iri, YL.roleAct, "role", "action")
+    upper = _links(graph, iri, YL.upperArcher, "role", "role")
+    lower = _links(graph, iri, YL.lowerArcher, "role", "role")
+    pairs = frozenset(
+        frozenset((*upper[pair], *lower[pair])) for pair in upper.keys() & lower.keys()
+    )
     return Lexicon(
-        forms, iri, parents, role_classes, stated, denied, class_labels, doers, role_acts
+        forms, iri, parents, role_classes, stated, denied, class_labels, doers, role_acts, pairs
     )
 
 
