@@ -397,3 +397,14 @@ def test_the_one_who_assists_is_not_carried_on():
     *_, helped, bow = annotate_text(["公祭", "如賓禮", "膳宰贊授肺", "不拜酒"])
     assert format_events(helped) == "授 agent=膳宰 theme=肺"
     assert bow[0].agent == ("公",) and bow[0].get("neg") == "1"
+
+
+def test_the_pledge_in_order_has_no_other_party():
+    """旅酬 denies yl:impliedRecipient (held from 酬): the cup goes round among many in order,
+    so 士旅于西階上 names no one it is drunk to (燕禮 137), while 酬 keeps its other party."""
+    from yili_kg.loaders.annotation.annotate import annotate_text
+
+    lexicon = default_lexicon()
+    assert lexicon.has("酬", "impliedRecipient") and not lexicon.has("旅酬", "impliedRecipient")
+    *_, passed = annotate_text(["大夫拜受", "士旅于西階上"])
+    assert [e.kind for e in passed] == ["旅酬"] and "to" not in passed[0].fields
