@@ -408,3 +408,14 @@ def test_the_pledge_in_order_has_no_other_party():
     assert lexicon.has("酬", "impliedRecipient") and not lexicon.has("旅酬", "impliedRecipient")
     *_, passed = annotate_text(["大夫拜受", "士旅于西階上"])
     assert [e.kind for e in passed] == ["旅酬"] and "to" not in passed[0].fields
+
+
+def test_a_request_to_no_one_named_was_made_to_the_one_who_grants_it():
+    """request-answered: 射人…請立司正 names no one it asks; the 公 who grants it (公許) was
+    asked (燕禮 112), not the other party the bow rules would give it."""
+    from yili_kg.loaders.annotation.annotate import annotate_text
+
+    request, grant = annotate_text(["射人請立司正", "公許"])
+    assert request[0].kind == "請" and request[0].fields["to"] == ("公",)
+    assert request[0].marks["to"] == "?"
+    assert format_events(grant) == "許 agent=公 to=射人?"

@@ -52,6 +52,7 @@ class Context:
     trace: list[str] = field(default_factory=list)  # ids of the rules applied (for the tests)
     notes: tuple[str, ...] = ()  # the 注 on the clause being read
     open_command: tuple[Event, str, int] | None = None  # a 命 naming no one: paragraph, clause
+    open_request: tuple[Event, str, int] | None = None  # a 請 to no one named: paragraph, clause
 
 
 def carry(reader: ClauseReader, event: Event, text: str) -> None:
@@ -456,6 +457,34 @@ def commanded_answers(pid, events, lexicon, ctx, rl) -> bool:
             and event.get("neg") != "1"
         ):
             ctx.open_command = (event, paragraph, ctx.clauses)
+    return found
+
+
+@rule("request-answered")
+def request_answered(pid, events, lexicon, ctx, rl) -> bool:
+    """射人請立司正。公許: a 請 that names no one it is made to was made to the one who grants
+    it or commands in answer next (the 公), within a few clauses of the paragraph."""
+    paragraph = pid.rsplit(".", 2)[0]
+    found = False
+    if ctx.open_request:
+        request, where, at = ctx.open_request
+        answers = [
+            e
+            for e in events
+            if not e.modifier
+            and e.agent
+            and not e.marks.get("agent")
+            and any(lexicon.is_a(e.kind, word) for word in rl.words["answer"])
+        ]
+        if where != paragraph or ctx.clauses - at > int(rl.word("within")):
+            ctx.open_request = None
+        elif answers and answers[0].agent != request.agent:
+            request.set("to", answers[0].agent, "?")
+            ctx.open_request, found = None, True
+    for event in events:
+        implied = "to" not in event.fields or event.marks.get("to") == "?"
+        if lexicon.is_a(event.kind, rl.word("request")) and event.agent and implied:
+            ctx.open_request = (event, paragraph, ctx.clauses)
     return found
 
 
