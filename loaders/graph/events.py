@@ -180,6 +180,13 @@ def _event(g: Graph, item: Placed, number: int, lexicon: Lexicon, rite: str) -> 
     g.add((node, YL.sequenceIndex, Literal(number, datatype=XSD.integer)))
     g.add((node, YL.eventIndex, Literal(item.index, datatype=XSD.integer)))
     g.add((node, YL.negated, Literal(event.get("neg") == "1")))
+    _event_terms(g, item, kind, lexicon)
+    _event_details(g, item)
+
+
+def _event_terms(g: Graph, item: Placed, kind: str, lexicon: Lexicon) -> None:
+    """The terms of an event: its persons, things, places and directions."""
+    event, node = item.event, item.iri
     for key, prop in ROLE_KEYS.items():
         for value in event.fields.get(key, ()):
             term = resolve_term(lexicon, "role", value)
@@ -207,6 +214,11 @@ def _event(g: Graph, item: Placed, number: int, lexicon: Lexicon, rite: str) -> 
             if term is None:
                 raise item.error(f"{key}={value}: no direction labelled {value!r}")
             g.add((node, prop, term))
+
+
+def _event_details(g: Graph, item: Placed) -> None:
+    """The rest of an event: manner, count, condition, words, why no agent, implied fields."""
+    event, node = item.event, item.iri
     if (manner := manners().get(event.get("manner") or "")) is not None:
         g.add((node, YL.manner, manner))
     if count := event.get("count"):

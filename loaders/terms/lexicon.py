@@ -102,6 +102,31 @@ def _zh(graph: Graph, node, prop) -> list[str]:
 
 def build_lexicon(graph: Graph) -> Lexicon:
     """The lexicon of an ontology graph (see the module docstring)."""
+    forms, iri = _terms(graph)
+    stated, denied = _frames(graph, iri, True), _frames(graph, iri, False)
+    class_labels = {
+        node: hant[0]
+        for node in graph.subjects(RDF.type, OWL.Class)
+        if isinstance(node, URIRef) and len(hant := _zh(graph, node, RDFS.label)) == 1
+    }
+    doers = _links(graph, iri, YL.doneBy, "action", "role")
+    role_acts = _links(graph, iri, YL.roleAct, "role", "action")
+    return Lexicon(
+        forms,
+        iri,
+        _parents(graph, iri),
+        _role_classes(graph, iri),
+        stated,
+        denied,
+        class_labels,
+        doers,
+        role_acts,
+        _pairs(graph, iri),
+    )
+
+
+def _members(graph: Graph) -> dict[str, set]:
+    """The terms of each category: action classes, roles, objects, places, directions."""
     members: dict[str, set] = {c: set() for c in CATEGORIES}
     action_classes = set(graph.transitive_subjects(RDFS.subClassOf, YL.Action)) - {YL.Action}
     members["action"] = {c for c in action_classes if (c, RDF.type, OWL.Class) in graph}
@@ -109,9 +134,15 @@ def build_lexicon(graph: Graph) -> Lexicon:
     members["object"] = set(graph.subjects(RDF.type, YL.RitualObject))
     members["place"] = set(graph.subjects(RDF.type, YL.Place))
     members["direction"] = set(graph.subjects(RDF.type, YL.Direction))
+    return members
+
+
+def _terms(graph: Graph) -> tuple[dict[str, dict[str, str]], dict[str, dict[str, URIRef]]]:
+    """Forms (label and altLabels → label) and terms (label → IRI) by category; a label or a
+    form of two terms is a clear error."""
     forms: dict[str, dict[str, str]] = {c: {} for c in CATEGORIES}
     iri: dict[str, dict[str, URIRef]] = {c: {} for c in CATEGORIES}
-    for category, nodes in members.items():
+    for category, nodes in _members(graph).items():
         for node in sorted(nodes):
             labels = _zh(graph, node, RDFS.label)
             if len(labels) != 1:
@@ -132,11 +163,21 @@ def build_lexicon(graph: Graph) -> Lexicon:
                 if forms[category].get(alt, label) != label:
                     raise SourceError("ontology", f"{category} form {alt!r} belongs to two terms")
                 forms[category].setdefault(alt, label)
-    parents: dict[str, frozenset[str]] = {}
+    return forms, iri
+
+
+def _parents(graph: Graph, iri: dict[str, dict[str, URIRef]]) -> dict[str, frozenset[str]]:
+    """Each action class's superclasses (transitively), by label."""
     label_of: dict[Node, str] = {node: label for label, node in iri["action"].items()}
+    parents: dict[str, frozenset[str]] = {}
     for label, node in iri["action"].items():
         ancestors = set(graph.transitive_objects(node, RDFS.subClassOf)) - {node}
         parents[label] = frozenset(label_of[a] for a in ancestors if a in label_of)
+    return parents
+
+
+def _role_classes(graph: Graph, iri: dict[str, dict[str, URIRef]]) -> dict[str, frozenset[str]]:
+    """Each role's classes (yl:Officiant, yl:Archer …), by their zh-Hant labels."""
     role_classes = {}
     for label, node in iri["role"].items():
         classes = {
@@ -145,21 +186,15 @@ def build_lexicon(graph: Graph) -> Lexicon:
         role_classes[label] = frozenset(
             str(lab) for c in classes for lab in _zh(graph, c, RDFS.label)
         )
-    stated, denied = _frames(graph, iri, True), _frames(graph, iri, False)
-    class_labels = {
-        node: hant[0]
-        for node in graph.subjects(RDF.type, OWL.Class)
-        if isinstance(node, URIRef) and len(hant := _zh(graph, node, RDFS.label)) == 1
-    }
-    doers = _links(graph, iri, YL.doneBy, "action", "role")
-    role_acts = _links(graph, iri, YL.roleAct, "role", "action")
+    return role_classes
+
+
+def _pairs(graph: Graph, iri: dict[str, dict[str, URIRef]]) -> frozenset[frozenset[str]]:
+    """The two archers of each yl:Pair (yl:upperArcher, yl:lowerArcher), by label."""
     upper = _links(graph, iri, YL.upperArcher, "role", "role")
     lower = _links(graph, iri, YL.lowerArcher, "role", "role")
-    pairs = frozenset(
+    return frozenset(
         frozenset((*upper[pair], *lower[pair])) for pair in upper.keys() & lower.keys()
-    )
-    return Lexicon(
-        forms, iri, parents, role_classes, stated, denied, class_labels, doers, role_acts, pairs
     )
 
 
