@@ -417,10 +417,20 @@ def annotate(write: bool, rites: tuple[str, ...]) -> None:
     default=None,
     help="Gold set (default: tests/gold/xiangshe.tsv of the checkout).",
 )
-def evaluate(gold: str | None) -> None:
+@click.option(
+    "--review",
+    "rite",
+    default=None,
+    help="Score against this rite's reviewed layer instead, leaving out its gold clauses.",
+)
+def evaluate(gold: str | None, rite: str | None) -> None:
     """Precision, recall and F1 per field of the automatic annotator against the gold set."""
-    from yili_kg.loaders.annotation.evaluate import gold_path, measure, render
+    from yili_kg.loaders.annotation.evaluate import gold_path, measure, measure_review, render
 
+    if rite:
+        result = measure_review(rite)
+        click.echo(render(result.scores, result.clauses).replace("gold clauses", "reviewed"))
+        return
     path = Path(gold) if gold else gold_path()
     if not path.exists():
         raise click.ClickException(f"{path}: no gold set (run from the repository root)")
