@@ -432,3 +432,14 @@ def test_the_development_score_leaves_the_gold_clauses_out():
     assert 0 < held_out.clauses < everything.clauses
     scores = {s.field: s for s in held_out.scores}
     assert scores["agent"].f1 >= 0.80 and scores["kind"].f1 >= 0.90  # a floor, not a target
+
+
+def test_the_turn_stays_with_one_thanked_for_his_service():
+    """turn-goes-back's exception: 賓拜洗 thanks the host for washing the cup; the host who
+    answers goes on (降盥 is his, 燕禮 31), while after 賓答再拜 the turn goes back."""
+    from yili_kg.loaders.annotation.annotate import annotate_example
+
+    washes, _ = annotate_example("主人坐取觚洗。主人升。賓拜洗。主人賓右奠觚答拜。降盥")
+    assert {e.agent for e in washes.events} == {("主人",)}
+    salutes, applied = annotate_example("主人拜，賓答再拜。揖衆賓")
+    assert salutes.events[0].agent == ("主人",) and "turn-goes-back" in applied

@@ -155,10 +155,20 @@ def turn_goes_back(reader, event, text, rl) -> bool:
     if (
         (ctx.new_sentence or granted or _salutes_a_third(reader, event))
         and ctx.answered
+        and not _thanked(ctx, rl)
         and not reader.is_a(event.kind, *rl.words["speech"])
     ):
         event.set("agent", ctx.answered, "^")
         return True
+    return False
+
+
+def _thanked(ctx: Context, rl) -> bool:
+    """賓拜洗，主人…答拜。降盥: the bow answered thanked the answerer for his service (拜洗), so
+    the one who answered goes on with it; the turn does not go back."""
+    for _, earlier in reversed(ctx.history[-4:]):
+        if earlier.agent == ctx.answered:
+            return earlier.kind in rl.words["thanks"]
     return False
 
 
