@@ -513,13 +513,15 @@ def act_as_noun(r, tokens, i, rl):
 
 @rule("doer-named")
 def doer_named(r, tokens, i, rl):
-    """負侯許諾: an act named at the head of a clause, before an answer (許諾, 對), names the one
-    who does it (負侯者, the role of that form), the one who answers."""
+    """負侯許諾, 負侯皆許諾: an act named at the head of a clause, before an answer (許諾, 對) or
+    皆 and an answer, names the one who does it (負侯者, the role of that form), who answers."""
     token, nxt = tokens[i], _next(tokens, i)
     if i or r.subjects or "action" not in token.kinds or nxt is None:
         return None
+    if nxt.text in rl.words["all"]:  # 負侯皆許諾
+        nxt = _next(tokens, i, 2)
     doer = r.lex.forms["role"].get(token.text + rl.word("suffix"))
-    if doer and nxt.of("action") and r.lex.has(nxt.of("action"), "answer"):
+    if doer and nxt is not None and nxt.of("action") and r.lex.has(nxt.of("action"), "answer"):
         r.subjects.append(doer)
         return 1
     return None
