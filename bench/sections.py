@@ -131,7 +131,9 @@ ASK = urllib.parse.urlencode({"query": "ASK { ?s ?p ?o }"})
 PEER_PATH = "/"  # rdflib-endpoint 0.6 serves SPARQL at the root (its /sparql is a 404)
 
 
-def start_ours(build_dir: Path, port: int, workers: int = 2) -> subprocess.Popen:
+def start_ours(
+    build_dir: Path, port: int, workers: int = 2, env: dict | None = None
+) -> subprocess.Popen:
     return subprocess.Popen(
         [
             PYTHON,
@@ -150,6 +152,7 @@ def start_ours(build_dir: Path, port: int, workers: int = 2) -> subprocess.Popen
         ],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
+        env=env,
     )
 
 
