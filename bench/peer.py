@@ -27,6 +27,7 @@ from __future__ import annotations
 import argparse
 import itertools
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -44,6 +45,7 @@ SKIP = {"next-acts"}  # a 1 s path over every event: it would measure one query,
 MIXES = ("repeated", "distinct")
 SLICES = 4  # of a distinct window, alternating which server goes first
 MAX_TEXTS = 400  # a window's texts at most (the window's seconds end it first when slow)
+DATASET = "yili_kg.nq"
 SCAN = "SELECT (COUNT(*) AS ?n) (SAMPLE(STR(?o)) AS ?any) WHERE { GRAPH ?g { ?s ?p ?o } }"
 
 
@@ -69,6 +71,31 @@ def start_oxigraph(location: Path, port: int) -> subprocess.Popen:
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
+
+
+def start_oxigraph_memory(port: int) -> subprocess.Popen:
+    """The native server on an in-memory store (``oxigraph serve`` without a location, which
+    is read-write: the CLI has no read-only in-memory mode); :func:`load_oxigraph_memory`
+    then gives it the dataset, as our workers load theirs."""
+    return subprocess.Popen(
+        [oxigraph_command(), "serve", "--bind", f"127.0.0.1:{port}", "--union-default-graph"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+
+
+def load_oxigraph_memory(port: int, dataset: Path) -> float:
+    """POST the N-Quads to the native server's Graph Store endpoint; seconds it took."""
+    started = time.perf_counter()
+    request = urllib.request.Request(
+        f"http://127.0.0.1:{port}/store",
+        data=dataset.read_bytes(),
+        headers={"Content-Type": "application/n-quads"},
+        method="POST",
+    )
+    with urllib.request.urlopen(request, timeout=600) as response:
+        response.read()
+    return round(time.perf_counter() - started, 1)
 
 
 def _values(store, name: str, bindings: dict) -> list:
@@ -145,6 +172,38 @@ def distinct_texts(store) -> list[str]:
     texts = [t for group in itertools.zip_longest(*streams) for t in group if t is not None]
     assert len(set(texts)) == len(texts)
     return texts
+
+
+def wait_in_memory(url: str, limit: float = 180.0) -> float | None:
+    """Seconds until every worker of ours says (``X-Yili-Workers-In-Memory``) it answers from
+    memory; None if they do not by ``limit`` (too large for the cap, or the setting off).
+    Each poll is a new text (the result cache would answer a repeated one without a worker),
+    from two clients at once so that both workers are asked."""
+    if os.environ.get("YILI_MEMORY_STORE") == "0":  # ours started with the setting off
+        return None
+    started = time.perf_counter()
+    count = itertools.count()
+
+    def poll() -> str:
+        text = f'ASK {{ ?s ?p "poll {next(count)}" }}'
+        with urllib.request.urlopen(url + "?" + urllib.parse.urlencode({"query": text})) as r:
+            r.read()
+            return r.headers.get("X-Yili-Workers-In-Memory", "")
+
+    while time.perf_counter() - started < limit:
+        answers: list[str] = []
+        threads = [
+            threading.Thread(target=lambda said=answers: said.append(poll())) for _ in range(2)
+        ]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        said = answers[-1].split("/")
+        if len(said) == 2 and said[0] == said[1] != "0":
+            return round(time.perf_counter() - started, 1)
+        time.sleep(0.2)
+    return None
 
 
 def run_window(
@@ -225,8 +284,12 @@ def compare(
     runs: int = 3,
     window: float = 2.0,
     workers: int | None = None,
+    peer_store: str = "persisted",
 ) -> dict:
-    """Ours vs the Oxigraph server: every (run, clients, mix) window, and each ratio."""
+    """Ours vs the Oxigraph server: every (run, clients, mix) window, and each ratio.
+
+    ``peer_store``: the native server on the build's persisted store (read-only), or on an
+    in-memory store given the dataset file (``memory``), as our workers answer once loaded."""
     from bench.sections import ASK, _stop, _wait_for, free_port, start_ours
     from yili_kg.service.store import open_store
 
@@ -235,8 +298,16 @@ def compare(
     distinct = distinct_texts(store)
     del store
     ours_port, peer_port = free_port(), free_port()
-    ours = start_ours(build_dir, ours_port, **({"workers": workers} if workers else {}))
-    peer = start_oxigraph(build_dir / "oxigraph", peer_port)
+    # as many /sparql threads as clients: with the default (THREADS - 2 = 6) two of eight
+    # clients are refused at once (issue 20: pages never queue behind queries), and the
+    # ratio would count refusals; the native server runs a thread per request
+    env = {**os.environ}
+    env.setdefault("YILI_SPARQL_THREADS", str(max(8, *clients)))
+    ours = start_ours(build_dir, ours_port, env=env, **({"workers": workers} if workers else {}))
+    if peer_store == "memory":
+        peer = start_oxigraph_memory(peer_port)
+    else:
+        peer = start_oxigraph(build_dir / "oxigraph", peer_port)
     servers = {
         "yili-kg serve": f"http://127.0.0.1:{ours_port}/sparql",
         "oxigraph server": f"http://127.0.0.1:{peer_port}/query",
@@ -246,16 +317,24 @@ def compare(
         "runs": runs,
         "window_seconds": window,
         "texts": {"repeated": len(repeated), "distinct": len(distinct)},
+        "peer_store": peer_store,
+        # ours as configured by the environment it inherits (the defaults unless set)
+        "ours_settings": {k: v for k, v in env.items() if k.startswith("YILI_")},
         "windows": [],
     }
     try:
         for url, process in zip(servers.values(), (ours, peer), strict=True):
             _wait_for(f"{url}?{ASK}", time.perf_counter(), process)
+            if process is peer and peer_store == "memory":
+                result["peer_loaded_in_s"] = load_oxigraph_memory(peer_port, build_dir / DATASET)
             # warm-up: every page of the store read (the OS's page cache is shared: the server
             # asked second would otherwise read what the first fetched from disk), then
             # every canned text once
             run_window(url, [SCAN], 1, 60)
             run_window(url, repeated, 2, 60)
+        # ours: every worker answering from its in-memory store (loaded after its first
+        # query; see service/workers.py MemoryLoad) before anything is timed
+        result["ours_in_memory_after_s"] = wait_in_memory(servers["yili-kg serve"])
         used = 0  # distinct texts sent so far: never sent again to either server
         for run in range(runs):
             order = list(servers) if run % 2 == 0 else list(reversed(servers))
@@ -312,8 +391,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--window", type=float, default=2.0)
     parser.add_argument("--out")
+    parser.add_argument(
+        "--peer-store",
+        choices=["persisted", "memory"],
+        default="persisted",
+        help="the native server on the build's persisted store, or on an in-memory one",
+    )
     args = parser.parse_args(argv)
-    result = compare(args.build_dir, tuple(args.clients), args.runs, args.window)
+    result = compare(
+        args.build_dir, tuple(args.clients), args.runs, args.window, peer_store=args.peer_store
+    )
     text = json.dumps(result, ensure_ascii=False, indent=1)
     if args.out:
         Path(args.out).write_text(text, encoding="utf-8")

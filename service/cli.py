@@ -134,6 +134,10 @@ def serve(build_dir, host, port, no_build, **given):
     # forked now, while this process has one thread: the workers open the store beside the
     # web application's import (cold start)
     pool = start_pool(config, background=True, fork=True)
+    # and the build's checksums taken meanwhile, beside the imports (create_app waits for them)
+    from yili_kg.loaders.built import check_in_background
+
+    check_in_background(path)
     from yili_kg.service.app import create_app
     from yili_kg.service.front import make_server, serve_until_stopped
 

@@ -102,6 +102,13 @@ SETTINGS: tuple[Setting, ...] = (
         "MiB of data a query worker may hold; past it the worker ends, is replaced; 503",
     ),
     Setting(
+        "MEMORY_STORE",
+        1,
+        int,
+        "1: each query worker loads the dataset into memory after its first query and answers "
+        "from there once loaded (if under half WORKER_MEMORY); 0: the persisted store only",
+    ),
+    Setting(
         "THREADS", 8, int, "web server threads; waitress queues further connections", "--threads"
     ),
     Setting("EXTRA_GRAPHS", {}, None, "{graph IRI: file} loaded beside the dataset (W3C tests)"),
@@ -194,4 +201,5 @@ def start_pool(config: dict, background: bool = False, fork: bool = False) -> Qu
         background=background,
         fork=fork,
         max_callers=int(callers),
+        in_memory=bool(int(config["MEMORY_STORE"])),
     )

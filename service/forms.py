@@ -38,13 +38,14 @@ def alternatives(value: str) -> list[tuple[str, str]]:
 
 
 def answer_in_forms(canned, name: str, values: dict[str, str]):
-    """(query, answer, values answered, forms tried) of a canned query: when the answer is
-    empty, the first other form of a text value that has an answer; ``tried`` lists every
-    (parameter, form, how) asked, the given forms first (empty when the first answer had rows).
+    """(query, values answered, forms tried) of a canned query: when the answer is empty, the
+    first other form of a text value that has an answer; ``tried`` lists every (parameter,
+    form, how) asked, the given forms first (empty when the first answer had rows). The
+    answer itself is ``canned.answer(name, values answered)``, remembered by then.
     """
-    query, answer = canned.answer(name, values)
-    if answer.kind != "select" or answer.rows:
-        return query, answer, values, []
+    query, empty = canned.empty(name, values)
+    if not empty:
+        return query, values, []
     given = {p.name: values.get(p.name, p.default) for p in query.params}
     tried = [(p.name, given[p.name], "as given") for p in query.params if p.type == "text"]
     for p in query.params:
@@ -53,7 +54,6 @@ def answer_in_forms(canned, name: str, values: dict[str, str]):
         for form, how in alternatives(given[p.name]):
             tried.append((p.name, form, how))
             other = {**values, p.name: form}
-            _, found = canned.answer(name, other)
-            if found.rows:
-                return query, found, other, tried
-    return query, answer, values, tried
+            if not canned.empty(name, other)[1]:
+                return query, other, tried
+    return query, values, tried

@@ -5,7 +5,9 @@ and a build of the whole book is not made to wait for some 600 questions) asks e
 query (``queries/*.rq``) the questions
 its pages are most asked — its defaults, its header's example, and every rite of the build
 for each parameter of type ``rite`` (a closed set: four rites, seventeen with the whole
-儀禮) — on the store the build just persisted, and writes each answer's SPARQL JSON results
+儀禮), and, where one of these answers is empty, the same with each text value in the other
+script (what its page asks next, see :mod:`~yili_kg.service.forms`) — on the store the build
+just persisted, and writes each answer's SPARQL JSON results
 to ``build/answers/``, with an index keyed by the dataset's sha256 and each query file's
 text. :class:`~yili_kg.service.queries.CannedAnswers` reads an answer from there the first
 time a question is asked (a file read, no query), unless the dataset or the query's text is
@@ -30,8 +32,13 @@ from urllib.parse import parse_qsl
 
 import pyoxigraph as ox
 
-from yili_kg.loaders.build import atomic_write, build_lock
-from yili_kg.loaders.built import check_dataset, check_store, dataset_sha256, read_manifest
+from yili_kg.loaders.built import (
+    atomic_write,
+    check_dataset,
+    check_store,
+    dataset_sha256,
+    read_manifest,
+)
 from yili_kg.loaders.errors import BadQueryParameter
 from yili_kg.service.queries import bindings_for, load_queries, service_query
 from yili_kg.service.store import OxigraphStore
@@ -67,6 +74,10 @@ def questions(query, rites: list[str]) -> list[dict[str, str]]:
 def precompute(build_dir: Path) -> dict:
     """``yili-kg answers``: the built dataset and store checked, under the build folder's lock
     (not while a build writes them), every canned question's answer written; figures."""
+
+    # here, not at the top: the service imports this module at its start, and the build's
+    # module imports the whole pipeline (rdflib, pypinyin: a second of the cold start)
+    from yili_kg.loaders.build import build_lock
 
     check_dataset(build_dir)  # BuildMissing: says to run yili-kg build (no folder made)
     with build_lock(build_dir):
@@ -108,6 +119,11 @@ def write_answers(build_dir: Path, dataset_sha: str) -> dict:
     # the engine releases the GIL while it evaluates: a thread a core
     with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
         answers = list(pool.map(answer, asked.values()))
+        # an empty answer's page asks again with each other script of its text values
+        # (forms.answer_in_forms): those questions are first asks of the page too
+        others = _other_forms(asked, answers)
+        answers += list(pool.map(answer, others.values()))
+    asked.update(others)
     for key, found in zip(asked, answers, strict=True):
         if found is None:
             continue
@@ -123,6 +139,26 @@ def write_answers(build_dir: Path, dataset_sha: str) -> dict:
         "questions": len(index["questions"]),
         "seconds": round(time.perf_counter() - started, 3),
     }
+
+
+def _other_forms(asked: dict[str, tuple], answers: list) -> dict[str, tuple]:
+    """The questions a page of an empty answer asks besides (its text values in the other
+    script), not asked already."""
+    from yili_kg.service.forms import alternatives  # OpenCC: not on the service's start path
+
+    others: dict[str, tuple] = {}
+    for (query, given), found in zip(asked.values(), answers, strict=True):
+        if found is None or found.kind != "select" or found.rows:
+            continue
+        for param in query.params:
+            if param.type != "text":
+                continue
+            for form, _ in alternatives(given[param.name]):
+                other = {**given, param.name: form}
+                key = question_key(query.name, tuple(other.items()))
+                if key not in asked:
+                    others.setdefault(key, (query, other))
+    return others
 
 
 class PrecomputedAnswers:
@@ -144,8 +180,8 @@ class PrecomputedAnswers:
             self._index = index
         return self._index
 
-    def get(self, query, given: tuple, max_rows: int | None) -> bytes | None:
-        """The JSON results of a question, if the build computed it on this query's text."""
+    def get(self, query, given: tuple, max_rows: int | None) -> tuple[bytes, int] | None:
+        """(JSON results, rows) of a question, if the build computed it on this query's text."""
         index = self.index()
         if not index or index.get("queries", {}).get(query.name) != text_digest(query.sparql):
             return None
@@ -156,7 +192,7 @@ class PrecomputedAnswers:
         if truncated or (max_rows is not None and rows > max_rows):
             return None  # cut otherwise than this service cuts: ask the store
         try:
-            return (self.folder / file).read_bytes()
+            return (self.folder / file).read_bytes(), rows
         except OSError:
             return None
 

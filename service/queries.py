@@ -349,7 +349,8 @@ class CannedAnswers:
         # together, so that remembered answers and static files always find a web thread)
         self.slot = slot or contextlib.nullcontext
         self.bytes = 0  # the cost of the answers held
-        # canonical question → [query, answer (None: precomputed), {fmt: bytes}, cost]
+        # canonical question → [query, answer (None: precomputed), {fmt: bytes}, cost,
+        # rows of a precomputed answer (None: not precomputed)]
         self._entries: OrderedDict = OrderedDict()
         # a spelling of a question → its canonical form (small; bounded by count)
         self._aliases: OrderedDict = OrderedDict()
@@ -374,10 +375,12 @@ class CannedAnswers:
         if self.precomputed is not None:
             built = self.precomputed.get(query, spelling[1], self.max_rows)
         if built is not None:
-            # the build asked it: its JSON now, an Answer when one is needed. The build's
-            # spellings are finite, so each is its own key (no store lookup to resolve it)
+            # the build asked it: its JSON now, an Answer when one is needed (an HTML page;
+            # the JSON page and whether it has rows need none). The build's spellings are
+            # finite, so each is its own key (no store lookup to resolve it)
             canonical = spelling
-            entry = [query, None, {"json": built}, len(built)]
+            body, rows = built
+            entry = [query, None, {"json": body}, len(body), rows]
         else:
             bindings = bindings_for(query, values, self.store)
             canonical = (name, tuple((k, bindings[k].n3()) for k in sorted(bindings)))
@@ -394,7 +397,7 @@ class CannedAnswers:
         if built is None:
             with self.slot() if capped else contextlib.nullcontext():
                 answer = self.store.query(query.sparql, bindings, limit=self.max_rows)
-            entry = [query, answer, {}, _answer_cost(answer)]
+            entry = [query, answer, {}, _answer_cost(answer), None]
         with self._lock:
             self.misses += 1
             if canonical not in self._entries:
@@ -416,6 +419,19 @@ class CannedAnswers:
         dataset and then remembered, runs without waiting for a slot of heavy work."""
         entry = self._entry(name, values or {}, capped)
         return entry[0], self._answer_of(entry)
+
+    def empty(self, name: str, values: dict[str, str] | None = None) -> tuple:
+        """(query, whether the answer is a SELECT without rows) of canned query ``name``.
+
+        A precomputed answer with rows is not read back for this (its index counts them):
+        parsing the JSON of a long answer into terms was most of a first ask's time
+        (shared-steps: 18 ms of 19 on the whole book), and its JSON page needs no terms.
+        """
+        entry = self._entry(name, values or {})
+        if entry[1] is None and entry[4]:
+            return entry[0], False
+        answer = self._answer_of(entry)
+        return entry[0], answer.kind == "select" and not answer.rows
 
     def _answer_of(self, entry: list):
         if entry[1] is None:  # precomputed: read back from its JSON (the same answer)

@@ -5,6 +5,7 @@ gives (issue 21)."""
 from __future__ import annotations
 
 import json
+import re
 import urllib.parse
 
 import pytest
@@ -257,3 +258,46 @@ def test_sparql_answers_asked_again_are_remembered(client, app):
             )
         )
         assert refused.status_code == 400
+
+
+def test_workers_answer_from_memory_once_loaded_and_say_the_same(build_dir, store):
+    """A worker answers its first query from the persisted store, then loads the dataset into
+    an in-memory store and answers from there: every canned question the same, row for row
+    (ORDER BY queries in the same order); a pool without the setting never leaves the disk."""
+    import time
+
+    from yili_kg.service.workers import Job, QueryPool
+
+    questions = canned_questions(store)
+    pool = QueryPool(build_dir, size=1, timeout=30, in_memory=True, memory_mb=2048)
+    plain = QueryPool(build_dir, size=1, timeout=30)
+    try:
+        first = pool.run(Job(questions["counts"], "json", "ttl", 10_000))
+        assert pool.in_memory_count() == (0, 1)  # answered from disk; loading begins now
+        deadline = time.monotonic() + 60
+        while pool.in_memory_count()[0] == 0:
+            assert time.monotonic() < deadline, "the worker never answered from memory"
+            again = pool.run(Job(questions["counts"], "json", "ttl", 10_000))
+            time.sleep(0.05)
+        assert again == first
+        for name, text in questions.items():
+            job = Job(text, "json", "ttl", 10_000)
+            (kind, body, cut), (kind_, body_, cut_) = pool.run(job), plain.run(job)
+            assert (kind, cut) == (kind_, cut_), name
+            rows = json.loads(body)["results"]["bindings"]
+            rows_ = json.loads(body_)["results"]["bindings"]
+            assert sorted(map(_row_key, rows)) == sorted(map(_row_key, rows_)), name
+            # in the order asked for: rows tied on every ORDER BY key may come in any order
+            keys = (
+                re.findall(r"\?(\w+)", text.rsplit("ORDER BY", 1)[1]) if "ORDER BY" in text else []
+            )
+            ordered = [[row.get(k) for k in keys] for row in rows]
+            assert ordered == [[row.get(k) for k in keys] for row in rows_], name
+        assert pool.in_memory_count() == (1, 1) and plain.in_memory_count() == (0, 1)
+    finally:
+        pool.close()
+        plain.close()
+
+
+def _row_key(row: dict) -> str:
+    return json.dumps(row, sort_keys=True, ensure_ascii=False)

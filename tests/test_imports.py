@@ -144,3 +144,29 @@ def test_the_foundations_import_no_stage():
     }
     assert set(reaching) == {f"yili_kg.loaders.{f}" for f in foundations}
     assert {name: found for name, found in reaching.items() if found} == {}
+
+
+def test_serving_imports_neither_the_pipeline_nor_its_lexicon():
+    """What ``yili-kg serve`` imports before its first answer (the CLI, the application and
+    every view) holds none of the build's machinery: the scheduler imports the whole pipeline,
+    and the search index's writer pypinyin (together a second of a cold start, found on the
+    whole book). Read from the source with ``ast``, on import, module by module."""
+    modules = _modules()
+    known = set(modules)
+    start = ["yili_kg.service.cli", "yili_kg.service.app"] + [
+        name for name in modules if name.startswith("yili_kg.service.views.")
+    ]
+    # the modules the app imports inside create_app and _open_state, which the start runs
+    start += ["yili_kg.service.precomputed", "yili_kg.service.queries", "yili_kg.service.store"]
+    start += ["yili_kg.service.resultcache", "yili_kg.service.caching", "yili_kg.service.front"]
+    seen: set[str] = set()
+    todo = [name for name in start if name in modules]
+    while todo:
+        name = todo.pop()
+        if name in seen:
+            continue
+        seen.add(name)
+        todo += sorted(_on_import(modules[name], known) - seen)
+    pipeline = {"yili_kg.loaders.build", "yili_kg.loaders.publish.searchindex"}
+    assert sorted(seen & pipeline) == []
+    assert "yili_kg.service.precomputed" in seen  # the walk reached the application's state

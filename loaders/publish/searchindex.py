@@ -24,9 +24,9 @@ from pypinyin.converter import UltimateConverter
 from pypinyin.core import Pinyin
 
 from yili_kg.loaders.annotation.rules import word_values
+from yili_kg.loaders.built import INDEX_NAME
 from yili_kg.loaders.terms.ontology import _load_readings
 
-INDEX_NAME = "search.sqlite"
 ID = "https://w3id.org/yili/id/"
 YL = "https://w3id.org/yili/ontology#"
 SKOS_PREF = "http://www.w3.org/2004/02/skos/core#prefLabel"

@@ -104,7 +104,7 @@ def canned(name: str):
     from yili_kg.service.forms import answer_in_forms
 
     canned_answers = current_app.extensions["yili"].canned
-    query, answer, answered, tried = answer_in_forms(canned_answers, name, values)
+    query, answered, tried = answer_in_forms(canned_answers, name, values)
     if fmt == "html":
         from yili_kg.service.views.reading import remembered
 
@@ -115,7 +115,7 @@ def canned(name: str):
             lambda: render_template(
                 "query.html",
                 query=query,
-                answer=answer,
+                answer=canned_answers.answer(name, answered)[1],
                 values=shown,
                 tried=tried,
                 answered=answered,

@@ -21,8 +21,10 @@ from pathlib import Path
 import opencc
 from flask import Blueprint, current_app, render_template, request
 
+# the index's name from the build's foundations, not from its writer, which imports pypinyin
+# and the lexicon (half a second of the cold start)
+from yili_kg.loaders.built import INDEX_NAME
 from yili_kg.loaders.errors import BadQueryParameter, YiliError
-from yili_kg.loaders.publish.searchindex import INDEX_NAME
 from yili_kg.service.views.reading import reading_url, readings
 
 bp = Blueprint("search", __name__)

@@ -246,7 +246,13 @@ def sparql():
     )
     if state.results is not None:
         state.results.put(job, answer)
-    return _response(answer, chosen.content_type, limits["MAX_ROWS"])
+    response = _response(answer, chosen.content_type, limits["MAX_ROWS"])
+    # how many workers answer from their in-memory store by now (see workers.MemoryLoad)
+    counted = getattr(state.pool, "in_memory_count", None)
+    if counted is not None:
+        in_memory, live = counted()
+        response.headers["X-Yili-Workers-In-Memory"] = f"{in_memory}/{live}"
+    return response
 
 
 def _response(answer: tuple[str, bytes, bool], media: str, max_rows) -> Response:
