@@ -400,6 +400,23 @@ def for_him(r, tokens, i, rl):
     return None
 
 
+@rule("owners-thing")
+def owners_thing(r, tokens, i, rl):
+    """設公席, 設大夫席: after a verb, a role before a word that is a thing as well as an act is
+    whose the thing is: the thing is the act's theme and the role the one it is for (to), not a
+    席 (laying a mat) done by the 公."""
+    nxt = _next(tokens, i)
+    role = tokens[i].of("role")
+    if not (role and i and r.events and nxt is not None and "action" in tokens[i - 1].kinds):
+        return None
+    thing = nxt.of("object")
+    if not thing or "action" not in nxt.kinds or "theme" in r.events[-1].fields:
+        return None
+    r.events[-1].set("theme", thing)
+    r.events[-1].set("to", role)
+    return 2
+
+
 @rule("possessive")
 def possessive(r, tokens, i, rl):
     token, nxt, head = tokens[i], _next(tokens, i), _next(tokens, i, 2)
