@@ -450,15 +450,9 @@ def commanded_answers(pid, events, lexicon, ctx, rl) -> bool:
     """命去侯。負侯者許諾: a 命 that names no one was given to the one who next acts under his
     own name (he answers or does what was commanded), within a few clauses of the paragraph."""
     paragraph = pid.rsplit(".", 2)[0]
-    found = False
-    if ctx.open_command:
-        command, where, at = ctx.open_command
-        named = [e for e in events if not e.modifier and e.agent and not e.marks.get("agent")]
-        if where != paragraph or ctx.clauses - at > int(rl.word("within")):
-            ctx.open_command = None
-        elif named and named[0].agent != command.agent:
-            command.set("to", named[0].agent, "?")
-            ctx.open_command, found = None, True
+    ctx.open_command, found = _answered(
+        ctx.open_command, paragraph, ctx.clauses, int(rl.word("within")), _named(events)
+    )
     for event in events:
         if (
             event.kind in lexicon.frames["command"]
@@ -475,27 +469,37 @@ def request_answered(pid, events, lexicon, ctx, rl) -> bool:
     """射人請立司正。公許: a 請 that names no one it is made to was made to the one who grants
     it or commands in answer next (the 公), within a few clauses of the paragraph."""
     paragraph = pid.rsplit(".", 2)[0]
-    found = False
-    if ctx.open_request:
-        request, where, at = ctx.open_request
-        answers = [
-            e
-            for e in events
-            if not e.modifier
-            and e.agent
-            and not e.marks.get("agent")
-            and any(lexicon.is_a(e.kind, word) for word in rl.words["answer"])
-        ]
-        if where != paragraph or ctx.clauses - at > int(rl.word("within")):
-            ctx.open_request = None
-        elif answers and answers[0].agent != request.agent:
-            request.set("to", answers[0].agent, "?")
-            ctx.open_request, found = None, True
+    answers = [
+        e for e in _named(events) if any(lexicon.is_a(e.kind, w) for w in rl.words["answer"])
+    ]
+    ctx.open_request, found = _answered(
+        ctx.open_request, paragraph, ctx.clauses, int(rl.word("within")), answers
+    )
     for event in events:
         implied = "to" not in event.fields or event.marks.get("to") == "?"
         if lexicon.is_a(event.kind, rl.word("request")) and event.agent and implied:
             ctx.open_request = (event, paragraph, ctx.clauses)
     return found
+
+
+def _named(events: list[Event]) -> list[Event]:
+    """The acts of a clause whose subject the text names (not carried, not implied)."""
+    return [e for e in events if not e.modifier and e.agent and not e.marks.get("agent")]
+
+
+def _answered(open_act, paragraph: str, clauses: int, within: int, answerers: list[Event]):
+    """An act waiting for its other party (a 命 or 請 to no one named: (event, paragraph,
+    clause)) gets the first answerer who is not its own agent, implied (to=X?); it waits no
+    longer than ``within`` clauses, nor past its paragraph. Returns (still waiting, found)."""
+    if open_act is None:
+        return None, False
+    act, where, at = open_act
+    if where != paragraph or clauses - at > within:
+        return None, False
+    if answerers and answerers[0].agent != act.agent:
+        act.set("to", answerers[0].agent, "?")
+        return None, True
+    return open_act, False
 
 
 def _remember_event(pid: str, event: Event, lexicon: Lexicon, ctx: Context) -> None:
