@@ -443,3 +443,15 @@ def test_the_turn_stays_with_one_thanked_for_his_service():
     assert {e.agent for e in washes.events} == {("主人",)}
     salutes, applied = annotate_example("主人拜，賓答再拜。揖衆賓")
     assert salutes.events[0].agent == ("主人",) and "turn-goes-back" in applied
+
+
+def test_a_thing_and_a_place_suffix_before_the_verb_is_one_place():
+    """place-suffix before the first verb (燕禮 34: 主人筵前獻賓 … 筵前受爵): 筵前 is where the
+    cup is received, not the mat as the topic of a clause with no agent; after 自 it is where
+    the arrow is taken from (覆手自弓上取一個)."""
+    from yili_kg.loaders.annotation.annotate import annotate_example
+
+    received, _ = annotate_example("主人筵前獻賓。賓西階上拜，筵前受爵")
+    assert format_events(received.events) == "受 agent=賓^ theme=爵 at=筵前"
+    taken, _ = annotate_example("下射覆手自弓上取一個")
+    assert taken.events[0].fields["from"] == ("弓上",)

@@ -184,6 +184,9 @@ class ClauseReader:
             self.at.append(self.place_or_object(token))
 
     def put_place(self, event: Event | None, prep: str | None, text: str) -> None:
+        if event is None and prep in ("from", "via"):
+            self.before[prep] = text  # 自弓上取一個: where it is taken from, before the verb
+            return
         if event is None:
             self.at.append(text)
             return
@@ -230,9 +233,9 @@ class ClauseReader:
             and j < len(tokens)
             and tokens[j].text in word_class("place-suffix")
             and (token.kinds.keys() & {"object", "place"})
-            and j + 1 >= len(tokens)
+            and (j + 1 >= len(tokens) or (not self.events and "action" in tokens[j + 1].kinds))
         ):
-            return self.known_place(text + tokens[j].text), 2  # 矢在弓下, 奠爵于篚下
+            return self.known_place(text + tokens[j].text), 2  # 矢在弓下, 奠爵于篚下, 筵前受爵
         if used > 1:
             return self.known_place(text), used
         label = token.of("role") or self.place_or_object(token) or text
