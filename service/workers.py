@@ -584,11 +584,7 @@ class QueryPool:
         try:
             worker.wait_ready()
             if worker.version != self.version:  # a worker started after a rebuild
-                self.stale = (
-                    f"the build in {self.build_dir}/ changed under this server (dataset "
-                    f"{(self.version or '?')[:12]} → {(worker.version or '?')[:12]}); one "
-                    "server never answers from two datasets: restart `yili-kg serve`"
-                )
+                self._mark_stale(worker.version)
                 raise DatasetChanged(self.stale)
             worker.connection.send(job)
             try:
@@ -604,6 +600,8 @@ class QueryPool:
             reply = worker.connection.recv()
         except (EOFError, OSError) as exc:  # the worker died under the query
             dead, worker = worker, self._replace(worker)
+            if self._rebuilt():  # killed for the new build: say that, not just the death
+                raise DatasetChanged(self.stale) from exc
             raise WorkerDied(self._death(dead.process.exitcode)) from exc
         except YiliError as exc:
             if not isinstance(exc, (QueryTimeout, ClientGone)):  # it did not start: never
@@ -618,6 +616,27 @@ class QueryPool:
             raise error
         worker.where = reply[4]
         return reply[1], reply[2], reply[3]
+
+    def _mark_stale(self, version: str | None) -> None:
+        self.stale = (
+            f"the build in {self.build_dir}/ changed under this server (dataset "
+            f"{(self.version or '?')[:12]} → {(version or '?')[:12]}); one "
+            "server never answers from two datasets: restart `yili-kg serve`"
+        )
+
+    def _rebuilt(self) -> bool:
+        """Whether the build folder now holds another dataset than the one this server serves
+        (read from its manifest: a worker that died may have been one a rebuild outdated)."""
+        from yili_kg.loaders.built import dataset_sha256, read_manifest
+
+        try:
+            version = dataset_sha256(read_manifest(self.build_dir))
+        except OSError:
+            return False
+        if version is None or version == self.version:
+            return False  # the same, or a manifest being written or damaged: unknown
+        self._mark_stale(version)
+        return True
 
     def _death(self, code: int | None) -> str:
         """What ended a worker under a query, from its exit code, for the 503."""

@@ -651,6 +651,34 @@ def test_a_server_never_answers_from_two_datasets(build_copy):
         server.stop()
 
 
+def test_a_worker_killed_under_a_query_after_a_rebuild_says_the_build_changed(build_copy):
+    """The death of a worker in the middle of a query, once another build has landed, is
+    answered as the change it is (503, restart), not as a death a new worker repairs: the new
+    worker would be on the other dataset (the race that made the test above flaky)."""
+    server = Served(build_copy, "--workers", "1", "--query-timeout", "60")
+    try:
+        assert server.sparql("ASK { ?s ?p ?o }")["boolean"]
+        manifest = json.loads((build_copy / "manifest.json").read_text(encoding="utf-8"))
+        manifest["dataset"]["sha256"] = "0" * 64
+        (build_copy / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
+        reply: dict = {}
+
+        def ask():
+            query = urllib.parse.urlencode({"query": RUNAWAY})
+            reply["answer"] = server.get("/sparql?" + query, timeout=60)
+
+        asking = threading.Thread(target=ask)
+        asking.start()
+        time.sleep(1.0)  # the runaway is in its worker
+        for pid in children(server.process.pid):
+            os.kill(pid, signal.SIGKILL)
+        asking.join(60)
+        status, _, body = reply["answer"]
+        assert status == 503 and b"changed under this server" in body, (status, body)
+    finally:
+        server.stop()
+
+
 # ---------------------------------------------------------------- found by attacking further
 
 
