@@ -438,10 +438,10 @@ class ClauseReader:
             return []
         if not self.subjects:
             return self.modifier()
-        stance = rule_named("verbless-stance")  # 司馬正東面: where he stands
-        if stance.apply(self, tuple(dict.fromkeys(self.subjects)), stance):
-            ctx.trace.append(stance.id)
-            return self.events
+        for rule in rules("verbless"):  # 司馬正東面: where he stands
+            if rule.apply(self, tuple(dict.fromkeys(self.subjects)), rule):
+                ctx.trace.append(rule.id)
+                return self.events
         # 主人阼階之東，南面辭洗 / 賓、 cut from their verb: the subjects of consecutive
         # verbless clauses add up; not across a clause between (執冪者，反冪。主人筵，前獻賓)
         follows = ctx.pending and ctx.pending_at == ctx.clauses - 1

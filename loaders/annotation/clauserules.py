@@ -886,9 +886,9 @@ def implied_recipient(r, subjects, rl) -> bool:
 @rule("verbless-stance")
 def verbless_stance(r, subjects, rl) -> bool:
     """司馬正東面 (the last clause of its sentence, no verb): where he stands, 立 with the
-    subject, the facing and any place. The reader asks it of a clause with no verb only."""
+    subject, the facing and any place."""
     ctx = r.ctx
-    if r.events or not subjects or not r.face:
+    if not subjects or not r.face:
         return False  # 膳宰具官饌于寢東: a place alone may wait for a verb the lexicon lacks
     if not ctx.ends_sentence or ctx.pending:
         return False

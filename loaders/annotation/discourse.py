@@ -98,11 +98,7 @@ def _named_just_before(ctx: Context) -> tuple[str, ...]:
     if not ctx.history:
         return ()
     pid, last = ctx.history[-1]
-    named = (
-        pid.rsplit(".", 1)[0] == ctx.sentence
-        and not last.marks.get("agent")
-        and last.get("neg") != "1"
-    )
+    named = pid.rsplit(".", 1)[0] == ctx.sentence and _named([last]) and last.get("neg") != "1"
     return last.agent if named else ()
 
 
@@ -123,11 +119,19 @@ def finisher_of_act(reader, event, text, rl) -> bool:
     done = event.kind[len(finish) :] if event.kind.startswith(finish) else ""
     if not done or done not in reader.lex.iri["action"]:  # a label of an act
         return False
+    doer = _last_doer(reader, rl, lambda kind: kind == done)
+    if doer:
+        event.set("agent", doer, "^")  # even when another answered last
+    return bool(doer)
+
+
+def _last_doer(reader: ClauseReader, rl: Rule, did) -> tuple[str, ...]:
+    """The agent of the last act, within the rule's ``within`` acts, whose kind ``did`` holds
+    and which is not denied (卒盥: the one who washed; 升成拜: the one who bowed)."""
     for _, earlier in reversed(reader.ctx.history[-int(rl.word("within")) :]):
-        if earlier.kind == done and earlier.agent and earlier.get("neg") != "1":
-            event.set("agent", earlier.agent, "^")  # even when another answered last
-            return True
-    return False
+        if did(earlier.kind) and earlier.agent and earlier.get("neg") != "1":
+            return earlier.agent
+    return ()
 
 
 @rule("completes-bow")
@@ -136,15 +140,10 @@ def completes_bow(reader, event, text, rl) -> bool:
     last bower within the last acts), not by the officer who declined it for the ruler."""
     if rl.word("complete") not in text:
         return False
-    for _, earlier in reversed(reader.ctx.history[-int(rl.word("within")) :]):
-        if (
-            reader.is_a(earlier.kind, rl.word("bow"))
-            and earlier.agent
-            and earlier.get("neg") != "1"
-        ):
-            event.set("agent", earlier.agent, "^")
-            return True
-    return False
+    doer = _last_doer(reader, rl, lambda kind: reader.is_a(kind, rl.word("bow")))
+    if doer:
+        event.set("agent", doer, "^")
+    return bool(doer)
 
 
 @rule("turn-goes-back")
@@ -198,17 +197,11 @@ def drinker_finishes(reader, event, text, rl) -> bool:
     few acts), when someone else spoke or answered in between (主人坐祭，遂飲，賓辭，卒爵)."""
     if not reader.lex.has(event.kind, "completesDrink"):
         return False
-    for _, earlier in reversed(reader.ctx.history[-int(rl.word("within")) :]):
-        if (
-            earlier.agent
-            and earlier.get("neg") != "1"
-            and reader.lex.has(earlier.kind, "receiverAct")
-        ):
-            if earlier.agent == reader.ctx.agent:
-                return False  # the one carried over is the drinker: nothing to decide
-            event.set("agent", earlier.agent, "^")
-            return True
-    return False
+    drinker = _last_doer(reader, rl, lambda kind: reader.lex.has(kind, "receiverAct"))
+    if not drinker or drinker == reader.ctx.agent:
+        return False  # none, or the one carried over is the drinker: nothing to decide
+    event.set("agent", drinker, "^")
+    return True
 
 
 @rule("topic-does")

@@ -164,9 +164,7 @@ def measure(gold: Path | None = None, rite: str | None = None) -> Measurement:
         raise SourceError(path, f"no gold clause matches a clause of {rite}: wrong rite?")
 
     lexicon = lexicon_for(rite)
-    predicted = {
-        r.id: r for r in annotate_clauses(layer.clauses, lexicon, notes=commentary_of(layer))
-    }
+    predicted = _automatic(layer, lexicon)
     gold_units, predicted_units = {}, {}
     for unit in matching.units:
         key = unit.gold[0]
@@ -174,6 +172,11 @@ def measure(gold: Path | None = None, rite: str | None = None) -> Measurement:
         predicted_units[key] = _merged(key, [predicted[c] for c in unit.clauses])
     scored = sum(len(u.gold) for u in matching.units)
     return Measurement(score(gold_units, predicted_units), scored, tuple(matching.unmatched))
+
+
+def _automatic(layer, lexicon: Lexicon) -> dict[str, Record]:
+    """The automatic annotator's record of every clause of a text layer, by clause id."""
+    return {r.id: r for r in annotate_clauses(layer.clauses, lexicon, notes=commentary_of(layer))}
 
 
 def _merged(key: str, records: list[Record]) -> Record:
@@ -221,9 +224,7 @@ def measure_review(rite: str, gold: list[Path] | None = None) -> Measurement:
         for unit in match(list(read_gold(path).values()), layer.clauses).units:
             held.update(unit.clauses)
     lexicon = lexicon_for(rite)
-    predicted = {
-        r.id: r for r in annotate_clauses(layer.clauses, lexicon, notes=commentary_of(layer))
-    }
+    predicted = _automatic(layer, lexicon)
     reviewed = {
         cid: r
         for cid, r in read_layer(rite).items()

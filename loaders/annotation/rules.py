@@ -14,6 +14,8 @@ Stages, in the order a clause meets them:
 * ``verb``: what a verb does to the events of its clause (most make a new event).
 * ``clause``: after the pass, over the clause's events (the one commanded acts, 為 takes a role,
   the other party of an exchange …).
+* ``verbless``: a clause the pass found no verb in (司馬正東面: a stance), before its words
+  wait for the next clause's verb or add to the last event.
 * ``carry``: the discourse pass for an event without a subject (:mod:`discourse`): the first
   rule that decides gives it its agent or none.
 * ``after``: once a clause is read (:func:`discourse.remember`): what it tells of an earlier
@@ -46,7 +48,7 @@ from yili_kg.loaders.terms.words import (  # noqa: F401 (the annotator's words, 
     word_values,
 )
 
-STAGES = ("token", "verb", "clause", "carry", "after")
+STAGES = ("token", "verb", "clause", "verbless", "carry", "after")
 RULE_FIELDS = ("id", "stage", "pattern", "words", "action", "doc", "example", "expected")
 _REGISTRY: dict[str, Callable] = {}
 
