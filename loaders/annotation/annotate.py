@@ -640,8 +640,8 @@ class ExampleClause:
 
 def example_clauses(example: str) -> tuple[list[ExampleClause], dict[str, tuple[str, ...]]]:
     """The clauses of a punctuated example, and the 注 written after a clause in 〔注：…〕:
-    sentences end at 。, clauses at ， or ； (not inside 「…」 or 〔…〕); ``記：`` before it puts
-    it in the 記.
+    sentences end at 。 (and at 。」), clauses at ， or ； (not inside 「…」 or 〔…〕); ``記：``
+    before it puts it in the 記.
 
     >>> clauses, notes = example_clauses("主人拜，賓答再拜〔注：答拜主人〕。揖衆賓")
     >>> [(c.id, c.text) for c in clauses]
@@ -658,7 +658,8 @@ def example_clauses(example: str) -> tuple[list[ExampleClause], dict[str, tuple[
         part, example = "ji", example[len(ji) + 1 :]
     notes: dict[str, tuple[str, ...]] = {}
     clauses, sentence, clause, depth, current = [], 1, 1, 0, ""
-    for char in example + "。":
+    # 曰：「…。」 ends its sentence with the quotation, as the punctuated edition writes it
+    for char in example.replace("。」", "。」。") + "。":
         depth += {"「": 1, "」": -1, "〔": 1, "〕": -1}.get(char, 0)
         if depth or char not in "，；。":
             current += char

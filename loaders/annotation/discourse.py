@@ -228,6 +228,29 @@ def usual_doer(reader, event, text, rl) -> bool:
     return True
 
 
+@rule("kind-of-doer")
+def kind_of_doer(reader, event, text, rl) -> bool:
+    """乃奏肆夏 with no one named: only one of the act's yl:doneByKind class does it (a
+    musician plays), so the one carried over does it only if he is of that class; else the
+    last of that class among the last acts (大師許諾，樂正退反位，乃奏: the 大師), implied and
+    not carried on; else no one named (not the 公 who just went up)."""
+    kinds = reader.lex.doer_kinds.get(event.kind)
+    if not kinds:
+        return False
+
+    def of_kind(agents: tuple[str, ...]) -> bool:
+        classes = reader.lex.role_classes
+        return bool(agents) and all(set(kinds) & classes.get(a, frozenset()) for a in agents)
+
+    if of_kind(reader.ctx.agent):
+        return False  # the carried subject is one of them: carried-subject decides
+    for _, earlier in reversed(reader.ctx.history[-int(rl.word("within")) :]):
+        if of_kind(earlier.agent):
+            event.set("agent", earlier.agent, "?")
+            return True
+    return _unstated(event)
+
+
 @rule("pair-together")
 def pair_together(reader, event, text, rl) -> bool:
     """並行, 相揖, 拾取矢 after one archer of a pair: the two act together (or in turn), so

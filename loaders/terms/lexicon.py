@@ -59,6 +59,7 @@ class Lexicon:
     labels: dict[URIRef, str] = field(default_factory=dict)  # class → its zh-Hant label
     doers: dict[str, tuple[str, ...]] = field(default_factory=dict)  # act → yl:doneBy roles
     role_acts: dict[str, tuple[str, ...]] = field(default_factory=dict)  # role → yl:roleAct
+    doer_kinds: dict[str, tuple[str, ...]] = field(default_factory=dict)  # act → yl:doneByKind
     pairs: frozenset[frozenset[str]] = frozenset()  # the two archers of each yl:Pair
 
     def label(self, node: URIRef) -> str:
@@ -111,6 +112,11 @@ def build_lexicon(graph: Graph) -> Lexicon:
     }
     doers = _links(graph, iri, YL.doneBy, "action", "role")
     role_acts = _links(graph, iri, YL.roleAct, "role", "action")
+    doer_kinds = {
+        act: tuple(class_labels[o] for o in graph.objects(iri["action"][act], YL.doneByKind))
+        for act in iri["action"]
+        if (iri["action"][act], YL.doneByKind, None) in graph
+    }
     return Lexicon(
         forms,
         iri,
@@ -121,6 +127,7 @@ def build_lexicon(graph: Graph) -> Lexicon:
         class_labels,
         doers,
         role_acts,
+        doer_kinds,
         _pairs(graph, iri),
     )
 
