@@ -185,7 +185,9 @@ def _salutes_a_third(reader: ClauseReader, event: Event) -> bool:
 
 @rule("receiver-drinks")
 def receiver_drinks(reader, event, text, rl) -> bool:
-    if reader.ctx.sent_to and reader.lex.has(event.kind, "receiverAct"):
+    lex = reader.lex
+    drinks = lex.has(event.kind, "receiverAct") or lex.has(event.kind, "completesDrink")
+    if reader.ctx.sent_to and drinks:
         event.set("agent", reader.ctx.sent_to, "^")
         return True
     return False
@@ -445,15 +447,22 @@ def remember(pid: str, events: list[Event], lexicon: Lexicon, ctx: Context) -> N
     for r in rules("after"):
         if r.apply(pid, events, lexicon, ctx, r):
             ctx.trace.append(r.id)
-    for event in events:
-        if not event.modifier:
-            _remember_event(pid, event, lexicon, ctx)
     actions = [e for e in events if not e.modifier]
+    # 主人拜送爵。薦脯醢。使人相祭。卒爵: the cup stays with the one it was sent to while
+    # no one acts but the unnamed and those sent or assisting (and the one who sends them)
+    keeps_cup = all(
+        not e.agent or "_aside" in e.fields or e.kind in lexicon.frames["command"] for e in actions
+    )
+    for event in actions:
+        _remember_event(pid, event, lexicon, ctx)
     if actions:
         last = actions[-1]
         ctx.answered = last.fields.get("to", ()) if lexicon.has(last.kind, "answer") else ()
         ctx.answered_kind = last.kind if ctx.answered else ""
-        ctx.sent_to = last.fields.get("to", ()) if lexicon.has(last.kind, "sendsCup") else ()
+        if lexicon.has(last.kind, "sendsCup"):
+            ctx.sent_to = last.fields.get("to", ())
+        elif not keeps_cup:
+            ctx.sent_to = ()
     commands = [e for e in events if e.kind in lexicon.frames["command"] and "to" in e.fields]
     if commands:
         ctx.command_to = commands[-1].fields["to"]
