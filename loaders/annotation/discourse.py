@@ -155,7 +155,11 @@ def turn_goes_back(reader, event, text, rl) -> bool:
         (ctx.new_sentence or granted or _salutes_a_third(reader, event))
         and ctx.answered
         and not _thanked(ctx, rl)
-        and not reader.is_a(event.kind, *rl.words["speech"])
+        and (
+            not reader.is_a(event.kind, *rl.words["speech"])
+            or granted
+            or _addresses_a_third(event, ctx.answered)
+        )
     ):
         event.set("agent", ctx.answered, "^")
         return True
@@ -169,6 +173,12 @@ def _thanked(ctx: Context, rl) -> bool:
         if earlier.agent == ctx.answered:
             return earlier.kind in rl.words["thanks"]
     return False
+
+
+def _addresses_a_third(event: Event, answered: tuple[str, ...]) -> bool:
+    """大史許諾。遂比三耦: a command or word to someone named who is not the one answered."""
+    to = set(event.fields.get("to", ()))
+    return bool(to) and not event.marks.get("to") and not to & set(answered)
 
 
 def _salutes_a_third(reader: ClauseReader, event: Event) -> bool:
