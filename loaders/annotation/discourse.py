@@ -525,11 +525,13 @@ def _named(events: list[Event]) -> list[Event]:
 def _answered(open_act, paragraph: str, clauses: int, within: int, answerers: list[Event]):
     """An act waiting for its other party (a 命 or 請 to no one named: (event, paragraph,
     clause)) gets the first answerer who is not its own agent, implied (to=X?); it waits no
-    longer than ``within`` clauses, nor past its paragraph. Returns (still waiting, found)."""
+    longer than ``within`` clauses, nor past its paragraph but for the next one's first clause
+    (命去侯 ends a paragraph of the punctuated edition, 負侯皆許諾 opens the next). Returns
+    (still waiting, found)."""
     if open_act is None:
         return None, False
     act, where, at = open_act
-    if where != paragraph or clauses - at > within:
+    if (where != paragraph and clauses - at > 1) or clauses - at > within:
         return None, False
     if answerers and answerers[0].agent != act.agent:
         act.set("to", answerers[0].agent, "?")
