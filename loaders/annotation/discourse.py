@@ -37,6 +37,7 @@ class Context:
     new_sentence: bool = False
     answered: tuple[str, ...] = ()  # the one answered by the last 答拜/對 (the turn goes back)
     answered_kind: str = ""  # the kind of that answer (許: a grant gives the turn back at once)
+    answer_named: bool = False  # that answer's clause named the answerer (賓答拜, not …答拜)
     paragraph_has_agent: bool = False
     partners: tuple[str, ...] = ()  # those the last agent acted with (以賓)
     pending: tuple | None = None  # subject and place of a verbless clause, for the next one
@@ -152,7 +153,12 @@ def turn_goes_back(reader, event, text, rl) -> bool:
     granted = ctx.answered_kind in rl.words["grant"]  # 許 itself: after 許諾 the one who
     # agreed goes and does what he was told
     if (
-        (ctx.new_sentence or granted or _salutes_a_third(reader, event))
+        (
+            ctx.new_sentence
+            or granted
+            or _salutes_a_third(reader, event)
+            or _answer_ends_turn(ctx, text, rl)
+        )
         and ctx.answered
         and not _thanked(ctx, rl)
         and (
@@ -164,6 +170,18 @@ def turn_goes_back(reader, event, text, rl) -> bool:
         event.set("agent", ctx.answered, "^")
         return True
     return False
+
+
+def _answer_ends_turn(ctx: Context, text: str, rl) -> bool:
+    """坐奠觶，遂拜，執觶興，賓答拜；坐祭: an answering bow whose clause names the answerer is
+    all he does; the one answered goes on with what he was doing, in the same sentence too;
+    not when the answerer goes on himself (公坐奠觶，答拜，執觶興: the answerer carried) or
+    receives the cup (主人答拜，升受爵)."""
+    return (
+        ctx.answer_named
+        and ctx.answered_kind in rl.words["bow-answer"]
+        and rl.word("receive") not in text
+    )
 
 
 def _thanked(ctx: Context, rl) -> bool:
@@ -469,6 +487,7 @@ def remember(pid: str, events: list[Event], lexicon: Lexicon, ctx: Context) -> N
         last = actions[-1]
         ctx.answered = last.fields.get("to", ()) if lexicon.has(last.kind, "answer") else ()
         ctx.answered_kind = last.kind if ctx.answered else ""
+        ctx.answer_named = bool(ctx.answered) and not last.marks.get("agent")
         if lexicon.has(last.kind, "sendsCup"):
             ctx.sent_to = last.fields.get("to", ())
         elif not keeps_cup:
