@@ -44,6 +44,7 @@ class ClauseReader:
         self.face: str | None = None
         self.manner: str | None = None
         self.neg = False
+        self.not_yet = False  # 未: the act not yet done is the background of another's (rule 7)
         self.count: int | None = None
         self.prep: str | None = None
         self.topic: list[str] = []  # objects named before the verb (矢在弓下)
@@ -102,7 +103,9 @@ class ClauseReader:
             self.manner = None
         if self.neg:
             event.set("neg", "1")
-            self.neg = False
+            if self.not_yet:
+                event.fields["_not_yet"] = ("1",)  # not the subject to resume (discourse)
+            self.neg = self.not_yet = False
         if self.count:
             event.set("count", str(self.count))
             self.count = None

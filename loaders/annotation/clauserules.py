@@ -152,6 +152,7 @@ def negation(r, tokens, i, rl):
         nxt = _next(tokens, i)
         # 無所辱賜: 無 before a word that is no term denies no act ('there is nothing that …')
         r.neg = not (tokens[i].text in rl.words["none"] and nxt is not None and not nxt.kinds)
+        r.not_yet = r.neg and tokens[i].text in rl.words["not-yet"]
         return 1
     return None
 

@@ -560,6 +560,7 @@ def _answered(open_act, paragraph: str, clauses: int, within: int, answerers: li
 
 def _remember_event(pid: str, event: Event, lexicon: Lexicon, ctx: Context) -> None:
     ctx.history.append((pid, event))
+    not_yet = bool(event.fields.pop("_not_yet", None))  # 諸公卿皆未降。遂命三耦: not them
     if (
         lexicon.has(event.kind, "takesRole")
         and event.get("role")
@@ -579,7 +580,8 @@ def _remember_event(pid: str, event: Event, lexicon: Lexicon, ctx: Context) -> N
         and not lexicon.has(event.kind, "notCarried")
     ):
         ctx.agent = event.agent
-        if not (event.get("neg") and lexicon.is_a(event.kind, lexicon.label(YL.Ci))):
+        declined = event.get("neg") and lexicon.is_a(event.kind, lexicon.label(YL.Ci))
+        if not declined and not not_yet:
             ctx.positive_agent = event.agent
         ctx.partners = event.fields.get("with", ())
         ctx.paragraph_has_agent = True
