@@ -26,6 +26,16 @@ def test_genitive_a_role_before_it_is_not_cut_from_a_place():
     assert word_class("genitive") == ("之",)
 
 
+def test_a_label_matches_the_text_as_the_text_is_read():
+    """tokens.py: the text is read through the variants table and OpenCC (棁, outside Big5, is
+    read 梲; 御 is read 禦), so a label is matched in that reading too: 坐棁手 is 坐 and the act
+    棁手 (鄉飲酒禮 賓…坐棁手), 御 the role."""
+    lexicon = default_lexicon()
+    tokens = tokenize("坐棁手", lexicon)
+    assert [t.of("action") for t in tokens] == ["坐", "棁手"]
+    assert tokenize("御于公", lexicon)[0].of("role") == "御"
+
+
 def test_the_annotator_names_classes_by_their_labels_and_postures_by_their_frame():
     """annotate.py: the speech acts (yl:Speech), 曰 (yl:Yue), the officers (yl:Officiant) …
     are the ontology's classes by their zh-Hant labels; the postures that take a facing named

@@ -43,7 +43,9 @@ def tokenize(text: str, lexicon: Lexicon) -> list[Token]:
     forms: dict[str, dict[str, str]] = {}
     for category in ("role", "object", "place", "action", "direction"):
         for form, label in lexicon.forms[category].items():
-            forms.setdefault(form, {})[category] = label
+            # the label read as the text is (棁手 → 梲手: OpenCC's form of a character outside
+            # Big5), so that a label written in the table's base form still matches
+            forms.setdefault(read_as_base(form), {})[category] = label
     longest = max(len(f) for f in forms)
     genitive = one_word("genitive")  # X之Y: a role before it is not the clause's subject
     tokens: list[Token] = []
