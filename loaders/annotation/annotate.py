@@ -548,6 +548,8 @@ def _begin_clause(pid: str, text: str, lexicon: Lexicon, ctx: Context) -> None:
         ctx.sentence_text = "".join(c.text for c in _SENTENCES.get(sentence, ())) or text
         if ctx.positive_agent and ctx.agent != ctx.positive_agent:
             ctx.agent = ctx.positive_agent  # 賓不辭洗。卒洗: the host, who did wash
+        if sentence.startswith(rule_named("ji-names-no-one").word("part")):
+            ctx.agent = ()  # a rule of the 記 carries no one over from the sentence before
     ctx.topic_role = ()
     then = one_word("condition-then")  # 則
     if then in text[:4]:

@@ -107,8 +107,7 @@ def _named_just_before(ctx: Context) -> tuple[str, ...]:
 def ji_names_no_one(reader, event, text, rl) -> bool:
     ctx = reader.ctx
     if ctx.sentence.startswith(rl.words["part"]) and ctx.new_sentence:
-        ctx.agent = ()
-        return _unstated(event)
+        return _unstated(event)  # (and no one is carried on: annotate._begin_clause)
     return False
 
 
