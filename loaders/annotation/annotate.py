@@ -562,7 +562,13 @@ def _condition(pid: str, text: str, lexicon: Lexicon, ctx: Context) -> None:
     if_ = rule_named("if").word("if")  # 若
     ctx.condition = text[text.index(if_) :] if if_ in text else text
     subject = text.split(if_, 1)[0]
-    roles = [r for t in tokenize(subject, lexicon) if (r := t.of("role"))]
+    tokens = tokenize(subject, lexicon)
+    genitive = one_word("genitive")  # 大夫之矢，則兼束之: the arrows, not the 大夫, are the topic
+    roles = [
+        r
+        for i, t in enumerate(tokens)
+        if (r := t.of("role")) and not (i + 1 < len(tokens) and tokens[i + 1].text == genitive)
+    ]
     topic = subject.startswith(one_word("condition-topic"))
     if ctx.new_sentence and pid.startswith("ji/") and (topic or not roles):
         ctx.agent = ()  # a rule of the 記 names no one
