@@ -112,11 +112,7 @@ def build_lexicon(graph: Graph) -> Lexicon:
     }
     doers = _links(graph, iri, YL.doneBy, "action", "role")
     role_acts = _links(graph, iri, YL.roleAct, "role", "action")
-    doer_kinds = {
-        act: tuple(class_labels[o] for o in graph.objects(iri["action"][act], YL.doneByKind))
-        for act in iri["action"]
-        if (iri["action"][act], YL.doneByKind, None) in graph
-    }
+    doer_kinds = _doer_kinds(graph, iri, class_labels)
     return Lexicon(
         forms,
         iri,
@@ -203,6 +199,21 @@ def _pairs(graph: Graph, iri: dict[str, dict[str, URIRef]]) -> frozenset[frozens
     return frozenset(
         frozenset((*upper[pair], *lower[pair])) for pair in upper.keys() & lower.keys()
     )
+
+
+def _doer_kinds(graph: Graph, iri, class_labels: dict) -> dict[str, tuple[str, ...]]:
+    """Act → the labels of its yl:doneByKind classes of roles (奏 → 樂工), or a clear error."""
+    kinds: dict[str, tuple[str, ...]] = {}
+    for act, node in iri["action"].items():
+        values = sorted(graph.objects(node, YL.doneByKind), key=str)
+        for value in values:
+            if value not in class_labels:
+                raise SourceError(
+                    "ontology", f"yl:doneByKind of {act}: {value} is no labelled class"
+                )
+        if values:
+            kinds[act] = tuple(class_labels[v] for v in values)
+    return kinds
 
 
 def _links(

@@ -31,6 +31,25 @@ def _mutual(form: str, lexicon: Lexicon) -> bool:
     )
 
 
+_INDEX: dict[int, tuple[object, dict[str, dict[str, str]], int]] = {}
+
+
+def _forms_index(lexicon: Lexicon) -> tuple[dict[str, dict[str, str]], int]:
+    """Form → {category: label} of a lexicon, and the longest form; built once a lexicon."""
+    cached = _INDEX.get(id(lexicon.forms))
+    if cached is not None and cached[0] is lexicon.forms:
+        return cached[1], cached[2]
+    forms: dict[str, dict[str, str]] = {}
+    for category in ("role", "object", "place", "action", "direction"):
+        for form, label in lexicon.forms[category].items():
+            # the label read as the text is (棁手 → 梲手: OpenCC's form of a character outside
+            # Big5), so that a label written in the table's base form still matches
+            forms.setdefault(read_as_base(form), {})[category] = label
+    longest = max(len(f) for f in forms)
+    _INDEX[id(lexicon.forms)] = (lexicon.forms, forms, longest)
+    return forms, longest
+
+
 def tokenize(text: str, lexicon: Lexicon) -> list[Token]:
     """Longest-match tokens; quotations 「…」 become one token of category ``say``.
 
@@ -40,13 +59,7 @@ def tokenize(text: str, lexicon: Lexicon) -> list[Token]:
     """
     quoted = text
     text = read_as_base(text)
-    forms: dict[str, dict[str, str]] = {}
-    for category in ("role", "object", "place", "action", "direction"):
-        for form, label in lexicon.forms[category].items():
-            # the label read as the text is (棁手 → 梲手: OpenCC's form of a character outside
-            # Big5), so that a label written in the table's base form still matches
-            forms.setdefault(read_as_base(form), {})[category] = label
-    longest = max(len(f) for f in forms)
+    forms, longest = _forms_index(lexicon)
     genitive = one_word("genitive")  # X之Y: a role before it is not the clause's subject
     tokens: list[Token] = []
     i = 0
