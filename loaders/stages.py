@@ -20,6 +20,7 @@ from yili_kg.loaders.graph.definitions import glosses_of
 from yili_kg.loaders.graph.events import events_graph
 from yili_kg.loaders.graph.liji import citation_links, liji_graph
 from yili_kg.loaders.graph.ritegraph import rite_graph
+from yili_kg.loaders.graph.shortcuts import shortcuts_graph
 from yili_kg.loaders.iris import YL
 from yili_kg.loaders.reason import materialize, tbox_entailments
 from yili_kg.loaders.subset import describe, restrict, selected_phases
@@ -100,11 +101,21 @@ def tbox_stage(inputs: dict) -> Graph:
     return tbox_entailments(inputs["ontology"])
 
 
+#: the stages whose graphs are the asserted graph
+ASSERTED = ("text", "events", "glosses", "rites", "links", "liji")
+
+
 def inferred_stage(inputs: dict) -> Graph:
     """The OWL 2 RL entailments of the asserted graph, noise removed, consistency checked."""
 
-    asserted = _Union([inputs[n] for n in ("text", "events", "glosses", "rites", "links", "liji")])
+    asserted = _Union([inputs[n] for n in ASSERTED])
     return materialize(asserted, inputs["ontology"], inputs["tbox"])
+
+
+def shortcuts_stage(inputs: dict) -> Graph:
+    """What the slow canned queries joined on every call, once (loaders/graph/shortcuts.py)."""
+
+    return shortcuts_graph([inputs[n] for n in ("ontology", *ASSERTED, "inferred")])
 
 
 class _Union:
@@ -170,5 +181,8 @@ STAGES = [
         ("ontology", "tbox", "text", "events", "glosses", "rites", "links", "liji"),
         lambda: "",
         inferred_stage,
+    ),
+    Stage(
+        "shortcuts", "inferred", ("ontology", *ASSERTED, "inferred"), lambda: "", shortcuts_stage
     ),
 ]

@@ -46,6 +46,11 @@ SHAPED = {
         "commentsOn",
         "phaseIndex",
         "partOf",
+        "tallyRite",
+        "tallyKind",
+        "tallyAgent",
+        "times",
+        "firstIndex",
     )
 } | {"http://www.w3.org/2004/02/skos/core#prefLabel"}
 
