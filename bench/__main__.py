@@ -46,67 +46,95 @@ def main(argv: list[str] | None = None) -> int:
         # two builds: all four rites, and 鄉射禮 alone (YILI_RITES=xiangshe), on which the
         # targets are set and every other section runs
         build_all = Path(folder) / "build-all"
-        build_dir = Path(folder) / "build-rites"
+        # (--rites all: the one build of every rite serves both)
+        build_dir = build_all if args.rites == "all" else Path(folder) / "build-rites"
         results["rites"] = args.rites
         if "build" in args.only:
             _section(results, "build", lambda: sections.build(build_all, "all"))
             save()
-            _section(results, "build_xiangshe", lambda: sections.build(build_dir, args.rites))
-            save()
+            if build_dir != build_all:
+                _section(results, "build_xiangshe", lambda: sections.build(build_dir, args.rites))
+                save()
         else:
             _quiet_build(build_all, "all")
-            _quiet_build(build_dir, args.rites)
+            if build_dir != build_all:
+                _quiet_build(build_dir, args.rites)
         dataset = build_dir / "yili_kg.nq"
+        factors = (1, 4) if args.quick else (1, 4, 16)
+        # The reasoners (one process each, one core) run while the latency sections and the
+        # store half of growth measure in this process (single-threaded, the other core):
+        # every reasoner runs beside the same kind of load, each section's ratios are taken
+        # within it, and the run saves the minutes of the plain owlrl closure and of our
+        # reasoner on ×16 (the 10-minute target). --only reasoning runs it alone.
+        beside = "reasoning" in args.only and "latency" in args.only
+        lane: dict = {}  # the background lane: name → what it runs, in this order
+        if beside:
+            lane["reasoning"] = lambda: sections.reasoning(dataset, plain=not args.quick)
+            if "growth" in args.only:
+                lane["growth_reasoning"] = lambda: sections.growth_reasoning(build_dir, factors)
         plan = {
             "reasoning": lambda: sections.reasoning(dataset, plain=not args.quick),
             "cold_start": lambda: sections.cold_start(build_dir, all_rites=build_all),
             "latency": lambda: sections.latency(build_dir),
             "latency_all_rites": lambda: sections.latency(build_all, rdflib=False, repeat=3),
+            "growth": (
+                (lambda: sections.growth_store(build_dir, factors))
+                if "growth_reasoning" in lane
+                else (lambda: sections.growth(build_dir, factors=factors))
+            ),
             "http": lambda: sections.http(
                 build_dir,
                 duration=10.0,
                 peer_clients=(1, 8) if args.quick else (1, 2, 4, 8),
                 peer_runs=1 if args.quick else 3,
             ),
-            "growth": lambda: sections.growth(
-                build_dir, factors=(1, 4) if args.quick else (1, 4, 16)
-            ),
             "load": lambda: sections.hostile_load(build_all, seconds=15.0 if args.quick else 20.0),
         }
-        # The reasoners (one process each, one core) run while the latency sections measure
-        # in this process (single-threaded, the other core): every reasoner runs beside the
-        # same load, each section's ratios are taken within it, and the run saves the minutes
-        # of the plain owlrl closure (the 10-minute target). --only reasoning runs it alone.
-        beside = "reasoning" in args.only and "latency" in args.only
-        background = None
-        pending: dict = {}  # the background section's figures, merged once it has ended
+        pending: dict = {}  # the background lane's figures, merged once it has ended
+
+        def background() -> None:
+            for name, run in lane.items():
+                _section(pending, name, run)
+
+        lane_thread = threading.Thread(target=background, name="beside")
         try:
             for name, run in plan.items():
-                if name.split("_all")[0] not in args.only:
+                if name.split("_all")[0] not in args.only or name in lane:
                     continue
-                if name == "reasoning" and beside:
-                    background = threading.Thread(
-                        target=_section, args=(pending, name, run), name="reasoning"
-                    )
-                    continue  # started with the latency section
-                if name == "latency" and background is not None:
-                    background.start()
+                if name == "latency" and lane:
+                    lane_thread.start()
+                if name == "http" and lane and not pending.get("merged"):
+                    _merge(results, pending, lane_thread, factors)  # http wants both cores
                 _section(results, name, run)
-                if name == "latency_all_rites" and background is not None:
-                    background.join()
-                    pending["reasoning"]["ran_beside"] = "latency, latency_all_rites"
-                    results.update(pending)
                 save()
         finally:
-            if background is not None and background.is_alive():
-                background.join()
-                results.update(pending)
+            if lane_thread.is_alive() or (lane and not pending.get("merged")):
+                _merge(results, pending, lane_thread, factors)
+            save()
             sections.stop_peers()
     results["total_seconds"] = round(time.perf_counter() - started, 1)
     save()
     print(render(results))
     print(f"\nall figures: {out} ({results['total_seconds']} s)")
     return 0
+
+
+def _merge(results: dict, pending: dict, lane: threading.Thread, factors) -> None:
+    """The background lane's figures into ``results``, once it has ended."""
+    if lane.ident is not None:
+        lane.join()
+    pending["merged"] = True
+    beside = "latency, latency_all_rites, growth (store half)"
+    if "reasoning" in pending:
+        results["reasoning"] = pending["reasoning"]
+        results["reasoning"]["ran_beside"] = beside
+    if "growth_reasoning" in pending and "growth" in results:
+        runs = pending["growth_reasoning"]
+        for factor, entry in results["growth"].items():
+            if isinstance(entry, dict) and factor in runs:
+                entry["reasoning"] = {**runs[factor], "ran_beside": beside}
+        if "error" not in results["growth"]:
+            sections.growth_ratios(results["growth"], factors)
 
 
 def _quiet_build(build_dir: Path, rites: str) -> None:

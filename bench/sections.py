@@ -649,6 +649,14 @@ def replicate(dataset: Path, copies: int, out: Path) -> int:
 
 def growth(build_dir: Path, factors=(1, 4, 16), reason_up_to: int = 16) -> dict:
     """Cost at ×1, ×4, ×16: store load, reasoning (own process), memory, canned query p50."""
+    result = growth_store(build_dir, factors)
+    for factor, run in growth_reasoning(build_dir, factors, reason_up_to).items():
+        result[factor]["reasoning"] = run
+    return growth_ratios(result, factors)
+
+
+def growth_store(build_dir: Path, factors=(1, 4, 16)) -> dict:
+    """The store half of :func:`growth`: load and canned query p50 at each size (this process)."""
     import pyoxigraph as ox
 
     from yili_kg.service.store import OxigraphStore
@@ -687,7 +695,7 @@ def growth(build_dir: Path, factors=(1, 4, 16), reason_up_to: int = 16) -> dict:
                 ]
                 for name in queries
             }
-            entry = {
+            result[f"x{factor}"] = {
                 "quads": quads,
                 "load_seconds": round(load_s, 3),
                 "canned_p50_ms": p50,
@@ -695,12 +703,30 @@ def growth(build_dir: Path, factors=(1, 4, 16), reason_up_to: int = 16) -> dict:
                 "canned_remembered_p50_ms_worst": max(remembered_p50.values()),
                 "bench_process_peak_rss_mb": peak_rss_mb(),
             }
-            if factor <= reason_up_to:
-                run = _child(["reason", "--no-contract", "ours", str(path)], timeout=900)
-                run.pop("contract", None)
-                entry["reasoning"] = run
-            result[f"x{factor}"] = entry
             del store, ours, remembered  # free the copy before the next size
+    return result
+
+
+def growth_reasoning(build_dir: Path, factors=(1, 4, 16), reason_up_to: int = 16) -> dict:
+    """The reasoning half of :func:`growth`: our reasoner on each size, in its own process
+    (one core: ``python -m bench`` runs it beside the other sections, as it runs the
+    reasoning section)."""
+    result: dict = {}
+    with tempfile.TemporaryDirectory() as folder:
+        for factor in factors:
+            if factor > reason_up_to:
+                continue
+            path = Path(folder) / f"x{factor}.nq"
+            replicate(build_dir / "yili_kg.nq", factor, path)
+            run = _child(["reason", "--no-contract", "ours", str(path)], timeout=900)
+            run.pop("contract", None)
+            result[f"x{factor}"] = run
+            path.unlink()
+    return result
+
+
+def growth_ratios(result: dict, factors=(1, 4, 16)) -> dict:
+    """Each size's figures against ×1's (in place); ``result``."""
     base = result[f"x{factors[0]}"]
     for factor in factors[1:]:
         entry = result[f"x{factor}"]

@@ -12,6 +12,7 @@ import json
 import os
 import tempfile
 import threading
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import IO, Any
@@ -20,6 +21,7 @@ from yili_kg.loaders.errors import BuildMissing, ChecksumError, YiliError
 
 DATASET_NAME = "yili_kg.nq"
 MANIFEST_NAME = "manifest.json"
+VERIFIED_NAME = ".verified.json"  # the verification stamp (:func:`verified_sha256`)
 INDEX_NAME = "search.sqlite"  # the search index (loaders/publish/searchindex.py writes it)
 
 
@@ -74,7 +76,7 @@ def check_dataset(build_dir: Path) -> Path:
     # checks each ask, and a thread asking while another hashes waits for that answer
 
     def check() -> None:
-        actual = sha256_of(path)
+        actual = verified_sha256({path: expected}, build_dir)[path]
         if actual != expected:
             raise ChecksumError(
                 path,
@@ -135,14 +137,19 @@ STORE_NAME = "oxigraph"
 _VOLATILE = ("LOG", "LOCK")
 
 
-def store_files(build_dir: Path) -> dict[str, str]:
-    """sha256 of each file of the persisted Oxigraph store (what the manifest records)."""
+def store_files(build_dir: Path, expected: dict | None = None) -> dict[str, str]:
+    """sha256 of each file of the persisted Oxigraph store (what the manifest records).
+
+    ``expected`` (the manifest's): a file the verification stamp vouches for is not hashed
+    again (:func:`verified_sha256`)."""
     folder = build_dir / STORE_NAME
-    return {
-        p.name: sha256_of(p)
-        for p in sorted(folder.iterdir())
-        if p.is_file() and not p.name.startswith(_VOLATILE)
-    }
+    paths = [
+        p for p in sorted(folder.iterdir()) if p.is_file() and not p.name.startswith(_VOLATILE)
+    ]
+    if expected is None:
+        return {p.name: sha256_of(p) for p in paths}
+    found = verified_sha256({p: expected.get(p.name) for p in paths}, build_dir)
+    return {p.name: found[p] for p in paths}
 
 
 def check_store(build_dir: Path) -> None:
@@ -163,7 +170,7 @@ def check_store(build_dir: Path) -> None:
         raise ChecksumError(folder, "missing or not recorded: run `yili-kg build` to rebuild it")
 
     def check() -> None:
-        actual = store_files(build_dir)
+        actual = store_files(build_dir, expected)
         if actual != expected:
             wrong = sorted(set(actual) ^ set(expected)) or sorted(
                 name for name in actual if actual[name] != expected[name]
@@ -175,6 +182,74 @@ def check_store(build_dir: Path) -> None:
             )
 
     _once((str(folder.resolve()), json.dumps(expected, sort_keys=True)), check)
+
+
+# ------------------------------------------------------------------ the verification stamp
+#
+# Hashing the whole book's 370 MB at every start costs more than the rest of the start. So a
+# file found right is stamped (``build/.verified.json``: its sha256 with its size, inode,
+# device, mtime and ctime), and a later check trusts the stamp while all five are unchanged.
+# Any write to a file changes its ctime, and no call sets a ctime back (utime sets mtime and
+# makes ctime now), so a file changed through the file system since it was hashed is hashed
+# again; what the stamp does not see is damage that bypasses the file system (the disk's own
+# bit rot under an unchanged inode), which RocksDB's block checksums are left to find.
+# Timestamps are coarse (a clock tick, or seconds on some file systems): a file changed
+# within RACY_NS of its hashing could change again and keep its times, so such a file is not
+# stamped (git's "racily clean" index entries, the same answer to the same problem).
+
+RACY_NS = 2_000_000_000
+_STAMP_LOCK = threading.Lock()
+
+
+def _now_ns() -> int:
+    return time.time_ns()
+
+
+def _state(stat: os.stat_result) -> list[int]:
+    return [stat.st_size, stat.st_ino, stat.st_dev, stat.st_mtime_ns, stat.st_ctime_ns]
+
+
+def _read_stamp(build_dir: Path) -> dict:
+    try:
+        stamp = json.loads((build_dir / VERIFIED_NAME).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}  # none, unreadable or damaged: every file is hashed
+    return stamp if isinstance(stamp, dict) else {}
+
+
+def verified_sha256(files: dict[Path, str | None], build_dir: Path) -> dict[Path, str]:
+    """Each file's sha256: the expected one without reading the file if ``build_dir``'s stamp
+    records it for the file in its present state, else hashed (and stamped if it is the one
+    expected and the file was not changed within :data:`RACY_NS` before)."""
+    stamp = _read_stamp(build_dir)
+    found: dict[Path, str] = {}
+    fresh: dict[str, list] = {}
+    for path, expected in files.items():
+        key = str(path.resolve())
+        before = _state(path.stat())
+        if expected is not None and stamp.get(key) == [expected, *before]:
+            found[path] = expected
+            continue
+        began = _now_ns()
+        found[path] = sha256_of(path)
+        after = _state(path.stat())
+        if found[path] == expected and after == before and max(after[3:]) < began - RACY_NS:
+            fresh[key] = [expected, *after]
+    if fresh:
+        _stamp(build_dir, fresh)
+    return found
+
+
+def _stamp(build_dir: Path, fresh: dict[str, list]) -> None:
+    # one writer at a time in this process (the dataset's and the store's checks run in two
+    # threads); two processes racing lose an entry at worst, which costs a hash, not trust
+    with _STAMP_LOCK:
+        stamp = {k: v for k, v in _read_stamp(build_dir).items() if os.path.exists(k)}
+        stamp.update(fresh)  # (the files of an older build are gone: their entries too)
+        try:
+            atomic_write(build_dir / VERIFIED_NAME, lambda h: h.write(json.dumps(stamp, indent=0)))
+        except OSError:
+            pass  # a build folder the server may not write: it hashes at every start
 
 
 def atomic_write(path: Path, write: Callable[[Any], None], binary: bool = False) -> None:

@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
+import time
 
 import pytest
 from rdflib import Literal, URIRef
 
+from yili_kg.loaders import built
 from yili_kg.loaders.build import check_dataset, run_build
+from yili_kg.loaders.built import VERIFIED_NAME, check_store
 from yili_kg.loaders.errors import ChecksumError, SourceError
 from yili_kg.loaders.iris import GRAPH_ASSERTED, YL
 
@@ -20,7 +24,9 @@ def test_second_build_with_nothing_changed_is_quick(build_dir):
         return {
             path: path.stat().st_mtime_ns
             for path in build_dir.rglob("*")
-            if path.is_file() and path.name != ".build.lock"
+            # (the verification stamp is not the build's: the check writes it once the files
+            # are old enough to be trusted, see the tests below)
+            if path.is_file() and path.name not in (".build.lock", VERIFIED_NAME)
         }
 
     before = written()
@@ -45,6 +51,81 @@ def test_damaged_dataset_is_detected_and_rebuilt(build_dir, tmp_path):
     report = run_build(copy)
     assert not report.up_to_date
     check_dataset(copy)
+
+
+@pytest.fixture()
+def hashed(monkeypatch) -> list[str]:
+    """The names of the files the checks read and hash; each check as in a new process."""
+    names: list[str] = []
+    real = built.sha256_of
+    monkeypatch.setattr(built, "sha256_of", lambda path: names.append(path.name) or real(path))
+    monkeypatch.setattr(built, "_CHECKED", set())  # nothing remembered from other tests
+    return names
+
+
+def later(monkeypatch) -> None:
+    """Checks from now on run as if ten seconds later: the files just copied are not racy."""
+    monkeypatch.setattr(built, "_now_ns", lambda: time.time_ns() + 10_000_000_000)
+
+
+def test_a_stamped_store_is_not_hashed_again_and_a_changed_file_is_refused(
+    build_dir, tmp_path, hashed, monkeypatch
+):
+    copy = tmp_path / "b"
+    shutil.copytree(build_dir, copy)  # (the stamp copied too: it names the original's files)
+    store_files = sorted(p.name for p in (copy / "oxigraph").iterdir() if p.suffix == ".sst")
+    later(monkeypatch)
+    check_dataset(copy)
+    check_store(copy)
+    assert "yili_kg.nq" in hashed and set(store_files) <= set(hashed)
+    hashed.clear()
+    built._CHECKED.clear()  # a new start
+    check_dataset(copy)
+    check_store(copy)
+    assert hashed == []  # the stamp vouched for every file: none read
+    sst = max((copy / "oxigraph").glob("*.sst"), key=lambda p: p.stat().st_size)
+    stamped = sst.stat()
+    _past_ctime(sst)
+    data = bytearray(sst.read_bytes())
+    data[len(data) // 2] ^= 0xFF  # in place: the same inode and size
+    sst.write_bytes(bytes(data))
+    os.utime(sst, ns=(stamped.st_atime_ns, stamped.st_mtime_ns))  # and its mtime set back
+    assert (sst.stat().st_size, sst.stat().st_ino, sst.stat().st_mtime_ns) == (
+        stamped.st_size,
+        stamped.st_ino,
+        stamped.st_mtime_ns,
+    )
+    built._CHECKED.clear()
+    with pytest.raises(ChecksumError, match=sst.name):
+        check_store(copy)
+    assert hashed == [sst.name]  # only the changed file read again
+    built._CHECKED.clear()
+    with pytest.raises(ChecksumError, match=sst.name):
+        check_store(copy)  # and refused again: a wrong file is never stamped
+
+
+def test_a_file_changed_just_before_its_check_is_not_stamped(build_dir, tmp_path, hashed):
+    copy = tmp_path / "b"
+    shutil.copytree(build_dir, copy)  # just now: its files' ctimes are now
+    check_store(copy)
+    first = list(hashed)
+    hashed.clear()
+    built._CHECKED.clear()
+    check_store(copy)
+    # within the file system's clock tick a second write could keep every time the stamp
+    # records, so a file that young is hashed again at the next check
+    assert first and hashed == first
+
+
+def _past_ctime(path) -> None:
+    """Wait until the file system's clock has moved past ``path``'s ctime (it is coarse: a
+    write within the same tick would keep it), as it has for any later damage."""
+    probe = path.with_name("probe")
+    while True:
+        probe.write_bytes(b"")
+        if probe.stat().st_ctime_ns > path.stat().st_ctime_ns:
+            probe.unlink()
+            return
 
 
 def test_a_corpus_file_with_a_wrong_checksum_is_refused(tmp_path, monkeypatch):
