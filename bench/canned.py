@@ -31,39 +31,30 @@ def run(
     build_dir: Path, runs: int, rites: bool, only: list[str], queries: Path | None = None
 ) -> dict:
     from yili_kg.loaders.errors import BadQueryParameter
-    from yili_kg.service.precomputed import question_key, questions
+    from yili_kg.service.precomputed import asked_questions
     from yili_kg.service.queries import bindings_for, load_queries, service_query
     from yili_kg.service.store import open_store
 
     store = open_store(build_dir, "oxigraph")
     labels = sorted(row["label"].value for row in store.query(service_query("rite-labels")).rows)
+    chosen = {n: q for n, q in load_queries(queries).items() if not only or n in only}
     out: dict = {}
-    for name, query in load_queries(queries).items():
-        if only and name not in only:
+    for key, (query, given) in asked_questions(chosen, labels if rites else []).items():
+        try:
+            bindings = bindings_for(query, given, store)
+        except BadQueryParameter:
             continue
-        asked = questions(query, labels if rites else [])
-        seen = set()
-        for values in asked:
-            given = tuple((p.name, values.get(p.name, p.default)) for p in query.params)
-            key = question_key(name, given)
-            if key in seen:
-                continue
-            seen.add(key)
-            try:
-                bindings = bindings_for(query, dict(given), store)
-            except BadQueryParameter:
-                continue
-            answer = store.query(query.sparql, bindings)  # the warm-up: the store's pages read
-            times = []
-            for _ in range(runs):
-                started = time.perf_counter()
-                store.query(query.sparql, bindings)
-                times.append((time.perf_counter() - started) * 1000)
-            out[key] = {
-                "p50_ms": round(statistics.median(times), 2) if times else None,
-                "rows": _rows(answer),
-            }
-            print(f"{out[key]['p50_ms']:>10} ms  {len(answer.rows):>5} rows  {key}", flush=True)
+        answer = store.query(query.sparql, bindings)  # the warm-up: the store's pages read
+        times = []
+        for _ in range(runs):
+            started = time.perf_counter()
+            store.query(query.sparql, bindings)
+            times.append((time.perf_counter() - started) * 1000)
+        out[key] = {
+            "p50_ms": round(statistics.median(times), 2) if times else None,
+            "rows": _rows(answer),
+        }
+        print(f"{out[key]['p50_ms']:>10} ms  {len(answer.rows):>5} rows  {key}", flush=True)
     return out
 
 

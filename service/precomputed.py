@@ -71,6 +71,17 @@ def questions(query, rites: list[str]) -> list[dict[str, str]]:
     return asked
 
 
+def asked_questions(queries: dict, rites: list[str]) -> dict[str, tuple]:
+    """Every question the build answers ahead (:func:`questions` of each canned query, with
+    its parameters' defaults filled in), once each: key → (query, values)."""
+    asked: dict[str, tuple] = {}
+    for name, query in queries.items():
+        for values in questions(query, rites):
+            given = tuple((p.name, values.get(p.name, p.default)) for p in query.params)
+            asked.setdefault(question_key(name, given), (query, dict(given)))
+    return asked
+
+
 def precompute(build_dir: Path) -> dict:
     """``yili-kg answers``: the built dataset and store checked, under the build folder's lock
     (not while a build writes them), every canned question's answer written; figures."""
@@ -100,13 +111,13 @@ def write_answers(build_dir: Path, dataset_sha: str) -> dict:
     folder.mkdir(parents=True, exist_ok=True)
     for old in folder.glob("*.json"):
         old.unlink()
-    index: dict = {"dataset": dataset_sha, "queries": {}, "questions": {}}
-    asked: dict[str, tuple] = {}
-    for name, query in load_queries().items():
-        index["queries"][name] = text_digest(query.sparql)
-        for values in questions(query, rites):
-            given = tuple((p.name, values.get(p.name, p.default)) for p in query.params)
-            asked.setdefault(question_key(name, given), (query, dict(given)))
+    queries = load_queries()
+    index: dict = {
+        "dataset": dataset_sha,
+        "queries": {name: text_digest(query.sparql) for name, query in queries.items()},
+        "questions": {},
+    }
+    asked = asked_questions(queries, rites)
 
     def answer(item):
         query, given = item

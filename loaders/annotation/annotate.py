@@ -570,8 +570,6 @@ def _condition(pid: str, text: str, lexicon: Lexicon, ctx: Context) -> None:
         if (r := t.of("role")) and not (i + 1 < len(tokens) and tokens[i + 1].text == genitive)
     ]
     topic = subject.startswith(one_word("condition-topic"))
-    if ctx.new_sentence and pid.startswith("ji/") and (topic or not roles):
-        ctx.agent = ()  # a rule of the 記 names no one
     if roles and topic:
         ctx.cond_topic = tuple(roles)  # 其笙，則獻諸西階上: the pipers are offered to
     elif roles and not _commands(subject, lexicon):  # 大夫若有遵者，則入門左: the 大夫 enter

@@ -125,11 +125,17 @@ def finisher_of_act(reader, event, text, rl) -> bool:
     return bool(doer)
 
 
-def _last_doer(reader: ClauseReader, rl: Rule, did) -> tuple[str, ...]:
-    """The agent of the last act, within the rule's ``within`` acts, whose kind ``did`` holds
-    and which is not denied (卒盥: the one who washed; 升成拜: the one who bowed)."""
+def _last_doer(reader: ClauseReader, rl: Rule, did, by=None) -> tuple[str, ...]:
+    """The agent of the last act, within the rule's ``within`` acts, whose kind ``did`` holds,
+    whose agent ``by`` holds (if given) and which is not denied (卒盥: the one who washed;
+    升成拜: the one who bowed; 乃奏: the musician who acted)."""
     for _, earlier in reversed(reader.ctx.history[-int(rl.word("within")) :]):
-        if did(earlier.kind) and earlier.agent and earlier.get("neg") != "1":
+        if (
+            did(earlier.kind)
+            and earlier.agent
+            and earlier.get("neg") != "1"
+            and (by is None or by(earlier.agent))
+        ):
             return earlier.agent
     return ()
 
@@ -269,14 +275,14 @@ def kind_of_doer(reader, event, text, rl) -> bool:
 
     def of_kind(agents: tuple[str, ...]) -> bool:
         classes = reader.lex.role_classes
-        return bool(agents) and all(set(kinds) & classes.get(a, frozenset()) for a in agents)
+        return bool(agents) and all(classes.get(a, frozenset()) & set(kinds) for a in agents)
 
     if of_kind(reader.ctx.agent):
         return False  # the carried subject is one of them: carried-subject decides
-    for _, earlier in reversed(reader.ctx.history[-int(rl.word("within")) :]):
-        if of_kind(earlier.agent):
-            event.set("agent", earlier.agent, "?")
-            return True
+    doer = _last_doer(reader, rl, lambda kind: True, by=of_kind)
+    if doer:
+        event.set("agent", doer, "?")
+        return True
     return _unstated(event)
 
 
