@@ -335,9 +335,12 @@ class ClauseReader:
         rest = "".join(t.text for t in tokens[i:])
         phrase = rest[rest.index(like) + 1 :] if like in rest else rest
         verbs = [e for e in self.events if not e.modifier]
+        before = "".join(t.text for t in tokens[:i])
         if verbs:
             for event in verbs:
                 event.set("like", phrase)  # set() leaves out an empty phrase (a clause ending 如)
+                # the words of the act done again, from its verb on (rule like-before)
+                event.set("_like_core", before[max(before.find(event.kind), 0) :])
         else:
             event = self.new_event(like)
             event.set("like", phrase)
@@ -537,6 +540,7 @@ def _begin_clause(pid: str, text: str, lexicon: Lexicon, ctx: Context) -> None:
     """A new paragraph or sentence; X則…: the person the clause is about."""
     paragraph = pid.rsplit(".", 2)[0]
     sentence = pid.rsplit(".", 1)[0]
+    ctx.texts[pid] = text
     if paragraph != ctx.paragraph:
         ctx.paragraph = paragraph
         ctx.paragraph_has_agent = False

@@ -54,6 +54,7 @@ class Context:
     notes: tuple[str, ...] = ()  # the 注 on the clause being read
     open_command: tuple[Event, str, int] | None = None  # a 命 naming no one: paragraph, clause
     open_request: tuple[Event, str, int] | None = None  # a 請 to no one named: paragraph, clause
+    texts: dict[str, str] = field(default_factory=dict)  # clause id → text, of the clauses read
 
 
 def carry(reader: ClauseReader, event: Event, text: str) -> None:
@@ -538,6 +539,33 @@ def request_answered(pid, events, lexicon, ctx, rl) -> bool:
         implied = "to" not in event.fields or event.marks.get("to") == "?"
         if lexicon.is_a(event.kind, rl.word("request")) and event.agent and implied:
             ctx.open_request = (event, paragraph, ctx.clauses)
+    return found
+
+
+@rule("like-before")
+def like_before(pid, events, lexicon, ctx, rl) -> bool:
+    """命去侯如初: a command or request done as at first (如初) that names no one it is
+    addressed to was addressed to the one the same act was before: the last earlier act of its kind with a
+    recipient whose clause holds the same words from the verb on (命去侯), to=X?."""
+    found = False
+    for event in events:
+        core = event.fields.pop("_like_core", ())
+        if (
+            not core
+            or event.get("like") != rl.word("first")
+            or "to" in event.fields
+            or event.kind not in lexicon.frames["contentFollows"]  # 命, 作, 告, 請: not 揖, 升
+        ):
+            continue
+        for earlier_pid, earlier in reversed(ctx.history):
+            if (
+                earlier.kind == event.kind
+                and "to" in earlier.fields
+                and core[0] in ctx.texts.get(earlier_pid, "")
+            ):
+                event.set("to", earlier.fields["to"], "?")
+                found = True
+                break
     return found
 
 
