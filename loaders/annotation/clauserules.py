@@ -612,7 +612,9 @@ def commanded_act(r, kind, tokens, i, rl) -> bool:
     r.stop = True
     # 命取矢如初: the clause stops at what is commanded, but 如初 says how the command is given
     like = rule_named("like").word("like")
-    ahead = [j for j in range(i + 1, len(tokens)) if like in (tokens[j].text, tokens[j].of("action"))]
+    ahead = [
+        j for j in range(i + 1, len(tokens)) if like in (tokens[j].text, tokens[j].of("action"))
+    ]
     if ahead:
         r.like(tokens, ahead[0], like)
     return True

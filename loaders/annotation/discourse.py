@@ -545,8 +545,9 @@ def request_answered(pid, events, lexicon, ctx, rl) -> bool:
 @rule("like-before")
 def like_before(pid, events, lexicon, ctx, rl) -> bool:
     """命去侯如初: a command or request done as at first (如初) that names no one it is
-    addressed to was addressed to the one the same act was before: the last earlier act of its kind with a
-    recipient whose clause holds the same words from the verb on (命去侯), to=X?."""
+    addressed to was addressed to the one the same act was before: the last earlier act of
+    its kind with a recipient whose clause holds the same words from the verb on (命去侯),
+    to=X?."""
     found = False
     for event in events:
         core = event.fields.pop("_like_core", ())
