@@ -88,6 +88,8 @@ class ClauseReader:
         if last is not None and previous is not None and "action" in previous.kinds:
             return False  # 適洗, 設洗, 說束, 作相: after a verb, the word is its object
         relative = (*word_class("compass"), one_word("genitive"))  # X東 …, X之Y: a noun
+        if i + 2 == len(tokens) and tokens[i + 1].text == one_word("genitive"):
+            return True  # 遂薦之: 之 ends the clause, the one it is done to, not X之Y
         if i + 1 < len(tokens) and tokens[i + 1].text in relative:
             return "place" not in token.kinds and "object" not in token.kinds
         return True

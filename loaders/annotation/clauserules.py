@@ -891,6 +891,38 @@ def implied_recipient(r, subjects, rl) -> bool:
     return done
 
 
+@rule("served-one")
+def served_one(r, subjects, rl) -> bool:
+    """主人獻賓。…膳宰薦脯醢 / 設折俎: the dried meat and the stand set out in a round of drinking
+    are for the one just offered the cup (to=賓?), when the clause names no one: the recipient
+    of the last offering (獻, 酢) within the last few acts."""
+    done = False
+    for event in r.events:
+        if event.kind not in rl.words["acts"] or "to" in event.fields:
+            continue
+        theme = event.fields.get("theme", ())
+        if event.kind not in rl.words["any-theme"] and not set(theme) & set(rl.words["dishes"]):
+            continue
+        served = _last_offered(r, rl)
+        if served and not set(served) & set(event.agent):
+            event.set("to", served, "?")
+            done = True
+    return done
+
+
+def _last_offered(r: ClauseReader, rl: Rule) -> tuple[str, ...]:
+    """The one offered to by the last 獻/酢 within ``within`` acts (this clause's first); in
+    the 記, whose sentences are rules each on its own, only within the sentence."""
+    recent = r.ctx.history[-int(rl.word("within")) :]
+    if r.ctx.sentence.startswith(rl.word("part")):
+        recent = [(pid, e) for pid, e in recent if pid.rsplit(".", 1)[0] == r.ctx.sentence]
+    recent = recent + [("", e) for e in r.events]
+    for _, earlier in reversed(recent):
+        if earlier.kind in rl.words["offerings"] and earlier.get("neg") != "1":
+            return earlier.fields.get("to", ())
+    return ()
+
+
 @rule("verbless-stance")
 def verbless_stance(r, subjects, rl) -> bool:
     """司馬正東面 (the last clause of its sentence, no verb): where he stands, 立 with the
