@@ -553,6 +553,17 @@ def verb(r, tokens, i, rl):
     return None
 
 
+@rule("group-member")
+def group_member(r, tokens, i, rl):
+    """大夫卒受者以虛觶降: a role that is one member of the group named just before it (the
+    last of the 大夫 to receive) is the subject in the group's place, not beside it."""
+    role = tokens[i].of("role")
+    if role in rl.words["member"] and r.subjects and not r.joined and not r.events:
+        r.subjects[-1] = role
+        return 1
+    return None
+
+
 @rule("subject")
 def subject(r, tokens, i, rl):
     token = tokens[i]
