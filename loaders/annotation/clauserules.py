@@ -365,6 +365,50 @@ def zhe(r, tokens, i, rl):
     return None
 
 
+@rule("chosen-by")
+def chosen_by(r, tokens, i, rl):
+    """唯公所酬 / 唯公所賜 (a whole clause): the 公 pledges or gives the cup to whichever he
+    chooses: the act, done to the alternatives the sentence names (若賓，若長: 注 長，公卿之尊者,
+    the 卿), or else to the one pledged; and the one chosen is the subject of what follows
+    (以旅于西階上)."""
+    nxt = _next(tokens, i)
+    if tokens[i].text != rl.word("suo") or nxt is None or i + 2 != len(tokens):
+        return None
+    if any(t.text in rl.words["generic"] for t in tokens[:i]):
+        return None  # 記 凡公所酬: whoever the 公 pledges, a rule's topic, not an act
+    kind = nxt.of("action")
+    if kind not in rl.words["acts"] or not r.subjects or r.events:
+        return None
+    r.verb(nxt.kinds["action"], tokens, i + 1)
+    if not r.events:
+        return None
+    alternatives = _alternatives(r, rl)
+    if alternatives:
+        r.events[-1].fields.pop("cond", None)  # 若賓，若長: whom he may choose, not a condition
+    chosen = alternatives or rl.words["else"]
+    r.events[-1].set("to", chosen, "?")
+    r.events[-1].fields["_chosen"] = chosen  # the discourse pass carries them on
+    return 2
+
+
+def _alternatives(r: ClauseReader, rl: Rule) -> tuple[str, ...]:
+    """若賓，若長，唯公所酬 (or 唯公所賜，若賓，若長): the roles each 若 of the sentence names."""
+    from yili_kg.loaders.terms.tokens import tokenize
+
+    text = next(reversed(r.ctx.texts.values()), "")  # this clause's (the last read)
+    rest = r.ctx.sentence_text.replace(text, "", 1) if text else ""
+    found: list[str] = []
+    for part in rest.split(rl.word("either"))[1:]:  # the words after each 若
+        elder = next((e for e in rl.words["elder"] if part.startswith(e)), None)
+        if elder:
+            found.append(rl.word("elder-is"))
+            continue
+        role = next((t.of("role") for t in tokenize(part, r.lex)[:1]), None)
+        if role:
+            found.append(role)
+    return tuple(dict.fromkeys(found))
+
+
 @rule("suo")
 def suo(r, tokens, i, rl):
     nxt = _next(tokens, i)

@@ -55,6 +55,7 @@ class Context:
     open_command: tuple[Event, str, int] | None = None  # a 命 naming no one: paragraph, clause
     open_request: tuple[Event, str, int] | None = None  # a 請 to no one named: paragraph, clause
     texts: dict[str, str] = field(default_factory=dict)  # clause id → text, of the clauses read
+    chosen: tuple[str, ...] = ()  # 唯公所酬: the one the 公 chose, until another is named
 
 
 def carry(reader: ClauseReader, event: Event, text: str) -> None:
@@ -298,6 +299,17 @@ def pair_together(reader, event, text, rl) -> bool:
     if not any(word in text for word in rl.words["jointly"]):
         return False
     event.set("agent", pair, "^")
+    return True
+
+
+@rule("chosen-acts")
+def chosen_acts(reader, event, text, rl) -> bool:
+    """唯公所酬，以旅于西階上: the one the 公 chose (rule chosen-by) does what follows, until the
+    text names another."""
+    ctx = reader.ctx
+    if not ctx.chosen or ctx.agent != ctx.chosen:
+        return False
+    event.set("agent", ctx.chosen, "^")
     return True
 
 
@@ -594,6 +606,13 @@ def _answered(open_act, paragraph: str, clauses: int, within: int, answerers: li
 
 def _remember_event(pid: str, event: Event, lexicon: Lexicon, ctx: Context) -> None:
     ctx.history.append((pid, event))
+    chosen = event.fields.pop("_chosen", None)
+    if chosen:  # 唯公所酬。以旅于西階上: the one chosen acts next (rules chosen-by, chosen-acts)
+        ctx.agent = ctx.positive_agent = ctx.chosen = chosen
+        ctx.paragraph_has_agent = True
+        return
+    if event.agent and not event.marks.get("agent"):
+        ctx.chosen = ()
     not_yet = bool(event.fields.pop("_not_yet", None))  # 諸公卿皆未降。遂命三耦: not them
     if (
         lexicon.has(event.kind, "takesRole")
