@@ -462,6 +462,47 @@ def owners_thing(r, tokens, i, rl):
     return 2
 
 
+@rule("asked-for")
+def asked_for(r, tokens, i, rl):
+    """小臣請媵爵者, 請執冪者與羞膳者: after a request, a role named for what it does (X者) is
+    the men asked for, not the one asked (the 公, who answers: rule request-answered)."""
+    role = tokens[i].of("role")
+    if not (role and r.events and r.events[-1].kind in rl.words["acts"]):
+        return None
+    if not _asked(tokens[i], rl) or "to" in r.events[-1].fields:
+        return None
+    j = i + 1
+    while _has(_next(tokens, j - 1), rl.words["and"]) and _asked(_next(tokens, j), rl):
+        j += 2  # 執冪者與羞膳者
+    return j - i
+
+
+def _asked(token, rl: Rule) -> bool:
+    return token is not None and bool(token.of("role")) and token.text.endswith(rl.word("doer"))
+
+
+@rule("whose-thing")
+def whose_thing(r, tokens, i, rl):
+    """徹公俎, 受公爵, 取大夫所媵觶: after an act that takes a thing, not a person, a role just
+    before the thing (or before 所V and the thing) is whose it is or who presented it: the thing
+    is the theme, the role no party of the act."""
+    role = tokens[i].of("role")
+    if not (role and i and r.events and "action" in tokens[i - 1].kinds):
+        return None
+    if r.events[-1].kind not in rl.words["acts"] or "theme" in r.events[-1].fields:
+        return None
+    j = i + 1
+    if _has(_next(tokens, i), rl.words["suo"]) and "action" in getattr(
+        _next(tokens, i, 2), "kinds", {}
+    ):
+        j = i + 3  # 大夫所媵觶: the cup the 大夫 presented
+    thing = tokens[j].of("object") if j < len(tokens) else None
+    if not thing or "role" in tokens[j].kinds:
+        return None
+    r.events[-1].set("theme", thing)
+    return j + 1 - i
+
+
 @rule("possessive")
 def possessive(r, tokens, i, rl):
     token, nxt, head = tokens[i], _next(tokens, i), _next(tokens, i, 2)
@@ -860,6 +901,27 @@ def homage_to_ruler(r, subjects, rl) -> bool:
             if "to" not in bow.fields or bow.marks.get("to") == "?":
                 done = done or bow.get("to") != ruler
                 bow.set("to", ruler, "?")
+    return done
+
+
+@rule("to-the-ruler")
+def to_the_ruler(r, subjects, rl) -> bool:
+    """小臣又請媵爵者, 射人告具, 司正升受命: in a rite with a ruler, a request, report, command
+    taken or returned, or cup presented (yl:addressesRuler) by one of his subjects naming no one
+    is addressed to the 公, not to the other party of the last exchange."""
+    ruler = rl.word("ruler")
+    if not any(ruler in e.agent or ruler in e.fields.get("to", ()) for _, e in r.ctx.history):
+        return False
+    done = False
+    for event in r.events:
+        if not r.lex.has(event.kind, "addressesRuler") or set(event.agent) & set(
+            rl.words["rulers"]
+        ):
+            continue  # 君曰無不醉: the ruler's own words
+        if event.get("neg") == "1" or ("to" in event.fields and event.marks.get("to") != "?"):
+            continue
+        done = done or event.get("to") != ruler
+        event.set("to", ruler, "?")
     return done
 
 
