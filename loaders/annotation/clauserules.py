@@ -731,6 +731,17 @@ def thanks_twice(r, kind, tokens, i, rl) -> bool:
     return False
 
 
+@rule("causes-to-go-up")
+def causes_to_go_up(r, kind, tokens, i, rl) -> bool:
+    """射人升賓, 擯者升卿: 升 with a person for its object is having him go up (作), not going
+    up oneself; the person is the one called (to)."""
+    nxt = _next(tokens, i)
+    if kind not in rl.words["acts"] or nxt is None or not nxt.of("role") or "action" in nxt.kinds:
+        return False
+    r.new_event(rl.word("as"))
+    return True
+
+
 @rule("new-event")
 def new_event(r, kind, tokens, i, rl) -> bool:
     r.new_event(kind)
