@@ -76,6 +76,9 @@ class ClauseReader:
             return False
         if i > 0 and tokens[i - 1].text in word_class("nominal"):
             return False  # 其薦, 諸觶: a thing, not an act
+        before = word_values("object-after").get(token.text, "")
+        if i > 0 and tokens[i - 1].text in before.split(","):
+            return False  # 相旅: the round directed, not a second act
         if len(token.kinds) == 1:
             return True
         if self.prep is not None:
