@@ -80,6 +80,31 @@ def commanded_does(reader, event, text, rl: Rule) -> bool:
     return False
 
 
+@rule("commanded-all")
+def commanded_all(reader, event, text, rl: Rule) -> bool:
+    """遂命三耦各與其耦拾取矢。皆袒決遂: 皆, with no subject, just after a command to a group
+    are the ones commanded, all of them, not the commander with his companions."""
+    to = reader.ctx.command_to
+    if not (to and reader.all_ and any(reader.lex.has(r, "collective") for r in to)):
+        return False
+    event.set("agent", to, "^")
+    return True
+
+
+@rule("returns-command")
+def returns_command(reader, event, text, rl: Rule) -> bool:
+    """射人命賓，賓少進，禮辭。反命: the answer is carried back by the one who gave the
+    command (注: 以賓之辭告於君), not by the one who answered it."""
+    if event.kind not in rl.words["acts"]:
+        return False
+    within = int(rl.word("within"))
+    for _, earlier in reversed(reader.ctx.history[-within:]):
+        if earlier.kind in reader.lex.frames["command"] and earlier.agent:
+            event.set("agent", earlier.agent, "^")
+            return True
+    return False
+
+
 @rule("setting-out-unstated")
 def setting_out_unstated(reader, event, text, rl) -> bool:
     lex = reader.lex
