@@ -205,7 +205,10 @@ class ClauseReader:
         elif prep == "via":
             event.set("via", text)
         elif prep in ("at", None) and self.lex.has(event.kind, "yuDestination"):
-            event.set("dest", text)
+            if "to" in event.fields and self.lex.has(event.kind, "yuPlaceWithRecipient"):
+                event.set("at", (*event.fields.get("at", ()), text))  # 授有司于次中: where
+            else:
+                event.set("dest", text)
         elif prep is None and self.lex.has(event.kind, "goalObject"):
             event.set("dest", text)  # 就物, 履物: the thing gone to or stepped on, no 于
         else:
