@@ -521,12 +521,19 @@ def possessive(r, tokens, i, rl):
 def facing_place(r, tokens, i, rl):
     nxt = _next(tokens, i)
     if tokens[i].text in rl.words["at"] and nxt and (nxt.kinds.keys() & {"place", "object"}):
+        if _opens_clause(r, tokens, i):
+            return None  # 當階北面揖: the clause's first act, going to stand over against X
         if i + 2 < len(tokens) or r.events:
             text, used = r.noun_phrase(tokens, i + 1)
             r.at.append(text)
             r.at_marked = True
             return 1 + used
     return None
+
+
+def _opens_clause(r: ClauseReader, tokens: Tokens, i: int) -> bool:
+    """當 first in its clause (after 皆 at most: r.all_), no subject or place before it."""
+    return not (r.events or r.subjects or r.at) and i == (1 if r.all_ else 0)
 
 
 @rule("relative-place")
