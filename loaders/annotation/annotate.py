@@ -363,9 +363,14 @@ class ClauseReader:
             self.person_pronoun = event
             return
         for _, earlier in reversed(self.ctx.history[-6:]):
-            if "theme" in earlier.fields:
+            if "theme" in earlier.fields and not self.in_hand(earlier):
                 event.set("theme", earlier.fields["theme"], "?")
                 return
+
+    def in_hand(self, event: Event) -> bool:
+        """Whether the event's theme is only the thing taken to be in hand (rule thing-in-hand),
+        which a pronoun does not refer to."""
+        return event.marks.get("theme") == "?" and self.lex.has(event.kind, "handlesThing")
 
     def speech(self, content: str) -> None:
         if not content:  # 「」 or a 「 left open at the end: nothing is said

@@ -1058,6 +1058,36 @@ def _last_offered(r: ClauseReader, rl: Rule) -> tuple[str, ...]:
     return ()
 
 
+@rule("thing-in-hand")
+def thing_in_hand(r, subjects, rl) -> bool:
+    """坐奠于薦南, 授主人, 反奠于豐上: an act that always handles a thing (yl:handlesThing) and
+    names none handles the thing its doer last took, held or was handed (a cup, a bow; not
+    the wine he poured, 酌散), else the one last handled by anyone (implied, ?). Not in a rule
+    of the 記 about any such act (凡奠者于左)."""
+    if next(reversed(r.ctx.texts.values()), "").startswith(rl.words["generic"]):
+        return False
+    done = False
+    for index, event in enumerate(r.events):
+        if "theme" in event.fields or not r.lex.has(event.kind, "handlesThing"):
+            continue
+        recent = [e for _, e in r.ctx.history[-int(rl.word("within")) :]] + r.events[:index]
+        held = [
+            e
+            for e in recent
+            if "theme" in e.fields
+            and e.kind not in rl.words["not-held"]
+            and e.get("neg") != "1"
+            and not r.in_hand(e)
+        ]
+        doer = set(event.agent)
+        own = [e for e in held if doer & (set(e.agent) | set(e.fields.get("to", ())))]
+        source = (own if doer else held) or held
+        if source:
+            event.set("theme", source[-1].fields["theme"], "?")
+            done = True
+    return done
+
+
 @rule("verbless-stance")
 def verbless_stance(r, subjects, rl) -> bool:
     """司馬正東面 (the last clause of its sentence, no verb): where he stands, 立 with the
