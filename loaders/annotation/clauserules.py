@@ -637,6 +637,28 @@ def doer_named(r, tokens, i, rl):
     return None
 
 
+@rule("doer-of-act")
+def doer_of_act(r, tokens, i, rl):
+    """酌者加勺, 致者阼階下再拜稽首, 卒爵者興: an act with 者 at the head of a clause, more
+    following, is the one who just did it (the last to do it within a few acts; 受者: the last
+    given the cup) and the subject of the rest; a role labelled ACT者 (獲者) is read as a role."""
+    nxt = _next(tokens, i)
+    if i or r.subjects or "action" not in tokens[i].kinds or tokens[i].of("role"):
+        return None
+    if not _has(nxt, rl.words["zhe"]) or i + 2 >= len(tokens):
+        return None
+    kind = tokens[i].of("action")
+    recent = [e for _, e in r.ctx.history[-int(rl.word("within")) :]]
+    for earlier in reversed(recent):
+        if r.is_a(earlier.kind, kind) and earlier.agent and earlier.get("neg") != "1":
+            r.subjects.extend(earlier.agent)
+            return 2
+        if kind in rl.words["receive"] and earlier.kind in rl.words["give"] and earlier.get("to"):
+            r.subjects.extend(earlier.fields["to"])
+            return 2
+    return None
+
+
 @rule("verb")
 def verb(r, tokens, i, rl):
     if r.verb_here(tokens, i):
