@@ -84,8 +84,12 @@ def test_in_yan_and_dashe_only_the_host_offers(store):
         agents = {row["agent"] for row in rows if row["riteName"] == rite}
         # 燕禮: 主人筵前獻賓 (not the 執冪者); 升獻工 (not 工 to 工); 若有諸公，則先卿獻之
         # (the host offers to them before the 卿); 記 獻公 (the host to the ruler);
-        # 士既獻者 (the 士 offered to). 大射儀 likewise, and 司馬/司射 to the hit callers
-        assert agents <= {"主人", "司馬", "司射"} and "主人" in agents, (rite, agents)
+        # 士既獻者 (the 士 offered to). 大射儀 likewise, and 司馬/司射 to the hit callers,
+        # and the 司馬師 to those of the lesser targets (洗，獻隸僕人與巾車、獲者)
+        assert agents <= {"主人", "司馬", "司射", "司馬師"} and "主人" in agents, (rite, agents)
+    rows = _rows(store, "interactions", kind="獻", rite="大射儀")
+    by_master = {r for a, r in _pairs(rows, "agent", "recipient") if a == "司馬師"}
+    assert by_master == {"隸僕人", "巾車", "獲者"}, by_master
 
 
 def test_no_one_offers_to_himself(store):
