@@ -771,6 +771,30 @@ def causes_to_go_up(r, kind, tokens, i, rl) -> bool:
     return True
 
 
+@rule("row-of-mats")
+def row_of_mats(r, kind, tokens, i, rl) -> bool:
+    """大夫繼而東上, 繼賓以西: 繼 in a list of mats (a mat or the food of a round just set out)
+    is the next mat laid in the row, not a person falling in behind (繼三耦而立)."""
+    nxt = _next(tokens, i)
+    if kind not in rl.words["act"] or (nxt is not None and "action" in nxt.kinds):
+        return False
+    if not _recent_mat(r, rl):
+        return False
+    r.new_event(rl.word("as")).fields["_row"] = ("1",)
+    return True
+
+
+def _recent_mat(r, rl: Rule):
+    """The last mat (or, words ``mats``, dish) set out within ``within`` events, or None."""
+    recent = [e for _, e in r.ctx.history[-int(rl.word("within")) :] if not e.modifier]
+    for event in reversed(recent):
+        if event.kind in rl.words["mats"] or set(event.fields.get("theme", ())) & set(
+            rl.words["mat"]
+        ):
+            return event
+    return None
+
+
 @rule("new-event")
 def new_event(r, kind, tokens, i, rl) -> bool:
     r.new_event(kind)
@@ -804,6 +828,38 @@ def named_agent(r, subjects, rl) -> bool:
             event.set("agent", named)
             event.fields.pop("noagent", None)
             done = True
+    return done
+
+
+@rule("seated-one")
+def seated_one(r, subjects, rl) -> bool:
+    """卿席賓東: 席 with the person before it and no other is his mat laid, not a mat he lays:
+    he is the one seated (to), the layer unstated; the next mat of a row (rule row-of-mats) is
+    the subject's, else the one the last dish of a round was for (辯獻大夫，遂薦之，繼賓以西:
+    the 大夫; the 賓 is whom the row goes on from), else no one named (乃席賓…衆賓之席，繼而西:
+    the row goes on from the 賓's mat)."""
+    done = False
+    row = rule_named("row-of-mats")
+    for event in r.events:
+        is_row = bool(event.fields.pop("_row", None))
+        if event.kind not in rl.words["act"]:
+            continue
+        if is_row and not subjects:
+            last = _recent_mat(r, row)  # after a mat laid for X the row goes on from X's
+            dish = last is not None and last.kind in rl.words["dish"]
+            seated = last.fields.get("to", ()) if dish else ()
+        elif subjects and event.agent == subjects and (is_row or "to" not in event.fields):
+            seated = subjects
+        else:
+            continue
+        if seated:
+            event.set("to", seated)
+        else:
+            event.fields.pop("to", None)  # 繼賓: the 賓 is whom the row goes on from
+        event.fields.pop("agent", None)
+        event.marks.pop("agent", None)
+        event.fields["noagent"] = ("unstated",)
+        done = True
     return done
 
 
@@ -1108,6 +1164,19 @@ def thing_in_hand(r, subjects, rl) -> bool:
             event.set("theme", source[-1].fields["theme"], "?")
             done = True
     return done
+
+
+@rule("seating-list")
+def seating_list(r, subjects, rl) -> bool:
+    """卿席賓東，東上。小卿賓西: in a list of mats, a person and a place and no verb is where
+    that one's mat is laid (席 to=卿 dest=賓西), not a stance."""
+    if not subjects or not r.at or r.face or _recent_mat(r, rule_named("row-of-mats")) is None:
+        return False
+    event = r.new_event(rl.word("act"))
+    event.fields["dest"] = event.fields.pop("at")
+    event.set("to", subjects)
+    event.fields["noagent"] = ("unstated",)
+    return True
 
 
 @rule("verbless-stance")
