@@ -448,10 +448,10 @@ def test_the_turn_stays_with_one_thanked_for_his_service():
 def test_a_thing_and_a_place_suffix_before_the_verb_is_one_place():
     """place-suffix before the first verb (燕禮 34: 主人筵前獻賓 … 筵前受爵): 筵前 is where the
     cup is received, not the mat as the topic of a clause with no agent; after 自 it is where
-    the arrow is taken from (覆手自弓上取一個)."""
+    the arrow is taken from (覆手自弓上取一個). 筵前 is the place 席前 (筵 and 席 are one mat)."""
     from yili_kg.loaders.annotation.annotate import annotate_example
 
     received, _ = annotate_example("主人筵前獻賓。賓西階上拜，筵前受爵")
-    assert format_events(received.events) == "受 agent=賓^ theme=爵 at=筵前"
+    assert format_events(received.events) == "受 agent=賓^ theme=爵 at=席前"
     taken, _ = annotate_example("下射覆手自弓上取一個")
     assert taken.events[0].fields["from"] == ("弓上",)
