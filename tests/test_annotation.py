@@ -455,3 +455,15 @@ def test_a_thing_and_a_place_suffix_before_the_verb_is_one_place():
     assert format_events(received.events) == "受 agent=賓^ theme=爵 at=席前"
     taken, _ = annotate_example("下射覆手自弓上取一個")
     assert taken.events[0].fields["from"] == ("弓上",)
+
+
+def test_one_sent_to_lift_the_cup_carries_the_round_through():
+    """Rule sent-acts (鄉飲酒禮 113): 使二人舉觶于賓介，洗，升，實觶于西階上 — the two who lift
+    the cups wash, go up and fill them; a helper sent for one act (使人相祭) is not carried on:
+    the one the cup was sent to drains it."""
+    from yili_kg.loaders.annotation.annotate import annotate_example
+
+    washed, _ = annotate_example("司正降。使二人舉觶于賓介，洗")
+    assert format_events(washed.events) == "洗 agent=二人^"
+    drained, _ = annotate_example("北面獻賓。賓拜受爵，主人拜送爵。薦脯醢。使人相祭。卒爵")
+    assert format_events(drained.events) == "卒爵 agent=賓^"

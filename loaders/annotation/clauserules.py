@@ -885,12 +885,16 @@ def one_tally(r, subjects, rl) -> bool:
 
 @rule("sent-acts")
 def sent_acts(r, subjects, rl) -> bool:
+    """使人速: the one sent does what follows in the clause, and only that (the sender goes
+    on), unless what he is sent to do is a round he carries through (使二人舉觶于賓介，洗，升，
+    實觶: the two who lift the cups wash, go up and fill them)."""
     done = False
     for index, event in enumerate(r.events):
         if event.kind in rl.words["act"] and event.get("to"):
             for later in r.events[index + 1 :]:
                 later.set("agent", event.fields["to"])
-                later.fields["_aside"] = ("1",)
+                if later.kind not in rl.words["goes-on"]:  # 使人相祭: a helper, then back
+                    later.fields["_aside"] = ("1",)
                 done = True
     return done
 
