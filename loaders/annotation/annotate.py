@@ -64,6 +64,7 @@ class ClauseReader:
         self.all_ = False  # 皆 before the first act
         self.led: list[str] = []  # 以賓: the persons the subject leads
         self.next_agent: tuple[str, ...] = ()  # a subject named after the clause's first acts
+        self.side: str | None = None  # 于右 ending a clause: a side, for rule elided-act
 
     # -- helpers ---------------------------------------------------------------------------
     def is_a(self, kind: str, *ancestors: str) -> bool:

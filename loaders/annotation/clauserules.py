@@ -691,9 +691,15 @@ def subject(r, tokens, i, rl):
 @rule("unnamed-place")
 def unnamed_place(r, tokens, i, rl):
     """于鼓北, 于其位南: after 于/自/由, words the ontology does not name followed by a word of
-    relative place are a place written as it stands (docs/annotation.md, rule 6)."""
+    relative place are a place written as it stands (docs/annotation.md, rule 6). A side (左,
+    右) alone after 于 at the end of a clause is kept aside for rule elided-act (上射于右: where
+    his tally goes); elsewhere the reviews read such a clause as a description."""
     if r.prep not in rl.words["after"]:
         return None
+    after_yu = i > 0 and tokens[i - 1].text in rl.words["yu"]
+    if tokens[i].text in rl.words["sides"] and after_yu and i + 1 == len(tokens):
+        r.side = tokens[i].text  # 上射于右: the side, for rule elided-act (else a description)
+        return 1
     j = i
     while j < len(tokens) and j - i < int(rl.word("longest")) and not tokens[j].kinds:
         if tokens[j].text in word_values("preposition"):
@@ -1168,6 +1174,27 @@ def thing_in_hand(r, subjects, rl) -> bool:
             event.set("theme", source[-1].fields["theme"], "?")
             done = True
     return done
+
+
+@rule("elided-act")
+def elided_act(r, subjects, rl) -> bool:
+    """釋獲者每一個釋一算，上射于右，下射于左: a person and 于 a place with no verb, just after
+    an act done for each of several (the tally for each archer), is that act again,
+    for him and put there: not a subject waiting for the next clause's verb."""
+    place = r.at or ([r.side] if r.side else [])
+    if not (subjects and place and (r.at_marked or r.side)) or r.face:
+        return False
+    last = next((e for _, e in reversed(r.ctx.history) if not e.modifier), None)
+    if last is None or last.kind not in rl.words["acts"] or not last.agent:
+        return False
+    event = r.new_event(last.kind)
+    event.fields.pop("at", None)
+    event.set("dest", place)
+    event.set("agent", last.agent, "^")
+    event.set("to", subjects)
+    if "cond" in last.fields and "cond" not in event.fields:
+        event.fields["cond"] = last.fields["cond"]  # 若中，則…釋一算，上射于右: still if a hit
+    return True
 
 
 @rule("seating-list")
