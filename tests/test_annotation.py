@@ -467,3 +467,14 @@ def test_one_sent_to_lift_the_cup_carries_the_round_through():
     assert format_events(washed.events) == "洗 agent=二人^"
     drained, _ = annotate_example("北面獻賓。賓拜受爵，主人拜送爵。薦脯醢。使人相祭。卒爵")
     assert format_events(drained.events) == "卒爵 agent=賓^"
+
+
+def test_a_clause_that_is_only_a_row_is_no_act():
+    """Rule 12 (大射儀 8: 西階之西，頌磬東面…皆南陳): 南陳 alone says how the chimes are laid out,
+    no act of 陳; with a thing named (陳饌) it is still the act."""
+    from yili_kg.loaders.annotation.annotate import annotate_example
+
+    row, _ = annotate_example("頌磬東面，其南鍾，其南鑮，皆南陳")
+    assert (row.events, row.reason) == ([], "description")
+    laid, _ = annotate_example("宰夫陳饌于東房")
+    assert laid.events and laid.events[0].kind == "陳"

@@ -507,8 +507,9 @@ class ClauseReader:
 
 
 def is_description(text: str) -> bool:
-    """A clause that measures or places a thing (南北以堂深, 東西當東榮): no act."""
-    return text.startswith(word_class("description"))
+    """A clause that measures or places a thing (南北以堂深, 東西當東榮), or is only the way
+    things are laid out (南陳): no act."""
+    return text.startswith(word_class("description")) or text in word_class("arrangement")
 
 
 def is_condition(text: str) -> bool:

@@ -237,6 +237,9 @@ def return_to(r, tokens, i, rl):
     yu = nxt.text in rl.words["yu"]
     if not (nxt.kinds.keys() & {"place", "object"} or (yu and i + 2 < len(tokens))):
         return None
+    if nxt.of("object") in rl.words["mat"] and "place" not in nxt.kinds:
+        r.verb(rl.word("to-mat"), tokens, i)  # 復席, 復筵: back to one's mat is 就席
+        return 2
     r.verb(rl.word("act"), tokens, i)
     r.prep = "to"
     return 2 if yu else 1
