@@ -279,6 +279,19 @@ def numeral_companion(r, tokens, i, rl):
     return None
 
 
+@rule("arrows-counted")
+def arrows_counted(r, tokens, i, rl):
+    """搢三挾一個: a numeral just after 搢 is how many arrows are stuck in the belt (the arrows
+    implied), not how many times the next act is done."""
+    if tokens[i].text not in word_values("numeral") or tokens[i].kinds or not r.events:
+        return None
+    if i == 0 or tokens[i - 1].of("action") not in rl.words["acts"]:
+        return None
+    if "theme" not in r.events[-1].fields:
+        r.events[-1].set("theme", rl.word("thing"), "?")
+    return 1
+
+
 @rule("count")
 def count(r, tokens, i, rl):
     token, nxt = tokens[i], _next(tokens, i)
@@ -431,10 +444,14 @@ def pronoun(r, tokens, i, rl):
 
 @rule("zhu-pronoun")
 def zhu_pronoun(r, tokens, i, rl):
-    token = tokens[i]
+    token, nxt = tokens[i], _next(tokens, i)
     if token.text in rl.words["zhu"] and not token.kinds and r.events:
         if r.lex.has(r.events[-1].kind, "offering"):
             r.pronoun()
+            return 1
+        if nxt is not None and nxt.kinds.keys() & {"place", "object"} and tokens[i - 1].kinds:
+            r.pronoun()  # 兼諸弣 (諸 = 之於): the arrows, held against the grip
+            r.prep = word_values("preposition")[rl.word("yu")]
             return 1
     return None
 
