@@ -395,7 +395,7 @@ def test_the_one_who_assists_is_not_carried_on():
     from yili_kg.loaders.annotation.annotate import annotate_text
 
     *_, helped, bow = annotate_text(["公祭", "如賓禮", "膳宰贊授肺", "不拜酒"])
-    assert format_events(helped) == "授 agent=膳宰 theme=肺"
+    assert format_events(helped) == "授 agent=膳宰 to=公? theme=肺"
     assert bow[0].agent == ("公",) and bow[0].get("neg") == "1"
 
 

@@ -889,6 +889,38 @@ def seated_one(r, subjects, rl) -> bool:
     return done
 
 
+@rule("helped-one")
+def helped_one(r, subjects, rl) -> bool:
+    """小臣正贊袒, 贊設決朱極三, 膳宰贊授肺: an act of help (rule assisting) is done for the
+    one helped, implied (to=公?): the ruler if he acted just before, else the last other to
+    act; helping one bare or cover his arm (贊袒, 贊襲) is 相, the baring his own act."""
+    if not r.assisting:
+        return False
+    done = False
+    for event in r.events:
+        if "to" in event.fields:
+            continue
+        helped = _helped(r, event, rl)
+        if not helped:
+            continue
+        if event.kind in rl.words["bodily"]:
+            event.kind = rl.word("as")
+        event.set("to", helped, "?")
+        done = True
+    return done
+
+
+def _helped(r, event: Event, rl: Rule) -> tuple[str, ...]:
+    recent = [e for _, e in r.ctx.history[-int(rl.word("within")) :] if e.agent]
+    ruler = rl.word("ruler")
+    if any(ruler in e.agent for e in recent):
+        return (ruler,)
+    for earlier in reversed(recent):
+        if not set(earlier.agent) & set(event.agent):
+            return earlier.agent
+    return ()
+
+
 @rule("role-taken")
 def role_taken(r, subjects, rl) -> bool:
     kept = [

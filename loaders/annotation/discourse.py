@@ -114,6 +114,8 @@ def setting_out_unstated(reader, event, text, rl) -> bool:
     if event.kind in rl.words["lays"] and "theme" not in event.fields and holder:
         event.set("agent", holder, "^")  # 司宮兼卷重席，設于賓左: he lays what he holds
         return True
+    if reader.assisting:
+        return False  # 贊設決: the one helping lays it, carried on (rule helped-one)
     if lex.has(event.kind, "settingOut") and (
         not reader.ctx.paragraph_has_agent or event.kind in lex.frames["unstatedAgent"]
     ):
