@@ -668,8 +668,8 @@ class ExampleClause:
 
 def example_clauses(example: str) -> tuple[list[ExampleClause], dict[str, tuple[str, ...]]]:
     """The clauses of a punctuated example, and the 注 written after a clause in 〔注：…〕:
-    sentences end at 。 (and at 。」), clauses at ， or ； (not inside 「…」 or 〔…〕); ``記：``
-    before it puts it in the 記.
+    sentences end at 。 (and at 。」), clauses at ， or ； (not inside 「…」 or 〔…〕), and ¶
+    begins a new paragraph; ``記：`` before it puts it in the 記.
 
     >>> clauses, notes = example_clauses("主人拜，賓答再拜〔注：答拜主人〕。揖衆賓")
     >>> [(c.id, c.text) for c in clauses]
@@ -685,16 +685,19 @@ def example_clauses(example: str) -> tuple[list[ExampleClause], dict[str, tuple[
     if example.startswith(f"{ji}："):
         part, example = "ji", example[len(ji) + 1 :]
     notes: dict[str, tuple[str, ...]] = {}
-    clauses, sentence, clause, depth, current = [], 1, 1, 0, ""
+    clauses, paragraph, sentence, clause, depth, current = [], 2, 1, 1, 0, ""
     # 曰：「…。」 ends its sentence with the quotation, as the punctuated edition writes it
     for char in example.replace("。」", "。」。") + "。":
         depth += {"「": 1, "」": -1, "〔": 1, "〕": -1}.get(char, 0)
+        if char == "¶" and not depth:  # a new paragraph (its own passage), after a 。
+            paragraph, sentence, clause = paragraph + 1, 1, 1
+            continue
         if depth or char not in "，；。":
             current += char
             continue
         current, _, note = current.partition(f"〔{zhu}：")
         if current:
-            cid = f"{part}/2.{sentence}.{clause}"
+            cid = f"{part}/{paragraph}.{sentence}.{clause}"
             clauses.append(ExampleClause(cid, current))
             if note:
                 notes[cid] = (note.rstrip("〕"),)

@@ -921,6 +921,45 @@ def _helped(r, event: Event, rl: Rule) -> tuple[str, ...]:
     return ()
 
 
+@rule("likewise-to")
+def likewise_to(r, subjects, rl) -> bool:
+    """主人戒賓…介亦如之: a person of the party a passage just before was done to, doing nothing
+    but 如之, is the one it is done to next, by the same doer (注: 如戒賓也): 如 agent=主人^
+    to=介; the passage is the last of the ``within`` before whose first act was done to one of
+    his party by one of another; else he does it himself (賓于堂西亦如之)."""
+    if len(r.events) != 1 or not subjects:
+        return False
+    event = r.events[0]
+    if event.kind not in rl.words["act"] or event.fields.get("like") != (rl.word("it"),):
+        return False
+
+    def party(roles) -> set[str]:
+        return {c for role in roles for c in r.lex.role_classes.get(role, ())}
+
+    for head in _heads_of_passages_before(r, int(rl.word("within"))):
+        done_to = head.fields.get("to", ())
+        if not head.agent or not done_to or set(subjects) & set(done_to):
+            continue
+        if party(subjects) & party(done_to) and not party(subjects) & party(head.agent):
+            event.set("agent", head.agent, "^")
+            event.set("to", subjects)
+            return True
+    return False
+
+
+def _heads_of_passages_before(r, within: int) -> list[Event]:
+    """The first act of each of the ``within`` paragraphs before the clause's, latest first."""
+    firsts: dict[str, Event] = {}
+    for pid, earlier in reversed(r.ctx.history):
+        paragraph = pid.rsplit(".", 2)[0]
+        if paragraph == r.ctx.paragraph or earlier.modifier:
+            continue
+        if paragraph not in firsts and len(firsts) == within:
+            break
+        firsts[paragraph] = earlier  # reversed: the last one kept is the paragraph's first
+    return list(firsts.values())
+
+
 @rule("role-taken")
 def role_taken(r, subjects, rl) -> bool:
     kept = [
