@@ -580,11 +580,23 @@ def beside_person(r, tokens, i, rl):
     if (
         token.of("role")
         and _has(nxt, rl.words["side"])
-        and (r.events or r.prep or (r.subjects and not r.joined))
+        and (r.events or r.prep or (r.subjects and not r.joined) or _stance_after(r, tokens, i))
     ):
         r.place_here(token.text + nxt.text)
         return 2
     return None
+
+
+def _stance_after(r, tokens: Tokens, i: int) -> bool:
+    """介右坐奠爵, 賓右北面: first in its clause, ROLE右 before a facing, a posture or a bow is
+    the other's right, where the one carried over stands (賓右取脯: the right hand takes)."""
+    after = _next(tokens, i, 2)
+    if i or after is None or _next(tokens, i).text not in rule_named("beside-person").words["at"]:
+        return False
+    if after.of("direction"):
+        return True
+    act = after.of("action")
+    return bool(act) and r.is_a(act, *rule_named("beside-person").words["stance"])
 
 
 @rule("one-of-group")
