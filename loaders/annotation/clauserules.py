@@ -1208,13 +1208,27 @@ def implied_recipient(r, subjects, rl) -> bool:
     for event in r.events:
         if not r.lex.has(event.kind, "impliedRecipient") or "to" in event.fields:
             continue
-        if not event.agent or _mutual(r, event):
+        if not event.agent or _mutual(r, event) or _salute_on_the_way(r, event, rl):
             continue
         other = r.other_party(event)
         if other:
             event.set("to", other, "?")
             done = True
     return done
+
+
+def _salute_on_the_way(r, event: Event, rl: Rule) -> bool:
+    """司射…當階北面揖，及階揖，升堂揖: a salute an archer or the 司射 makes just after
+    reaching a station of the archers' path (當X, 及X, 升堂 earlier in the clause; 當X, 及X as
+    the clause before) is a bow of the walk, to no one, unless one archer of a pair makes it
+    (to his partner); 揖升 and the host's and guest's 及階，揖 are to the other party."""
+    if event.kind not in rl.words["walk"] or set(event.agent) & set(rl.words["pair"]):
+        return False
+    if not (r.archers(event.agent) or set(event.agent) <= set(rl.words["walkers"])):
+        return False  # 賓…及階，揖，升: host and guest salute each other at the steps
+    here = [e.kind for e in r.events[: r.events.index(event)]]  # a station before the salute
+    before = [e.kind for pid, e in r.ctx.history[-1:] if pid.rsplit(".", 1)[0] == r.ctx.sentence]
+    return bool(set(here) & set(rl.words["stations"]) or set(before) & set(rl.words["reached"]))
 
 
 @rule("served-one")
