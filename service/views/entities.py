@@ -9,7 +9,6 @@ from __future__ import annotations
 import re
 
 from flask import Blueprint, Response, current_app, redirect, render_template, request, url_for
-from rdflib import URIRef
 
 from yili_kg.loaders.errors import EntityNotFound
 from yili_kg.service.formats import alternates, format_params, negotiate
@@ -23,6 +22,7 @@ MAX_INCOMING = 500
 
 def describe(iri: str):
     """Facts out of and into a resource (404 if the dataset says nothing of it)."""
+    from rdflib import URIRef  # with the first page that needs it: not on the start path
 
     store = current_app.extensions["yili"].store
     node = URIRef(iri)
@@ -34,6 +34,7 @@ def describe(iri: str):
 
 
 def _page(iri: str):
+    from rdflib import URIRef
 
     chosen = negotiate("page", request.headers.get("Accept"), format_params(request.args))
     links = {"Link": alternates(request.path)}  # every representation, for any client
@@ -105,6 +106,7 @@ def entity(path: str):
 
 
 def _replaced_by(iri: str) -> str | None:
+    from rdflib import URIRef
 
     store = current_app.extensions["yili"].store
     answer = store.query(service_query("replaced-by"), {"s": URIRef(iri)})

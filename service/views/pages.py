@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, abort, current_app, render_template, request, send_file
 
-from yili_kg.service.catalog import DOWNLOADS
 from yili_kg.service.formats import OFFERS, format_params, negotiate
 from yili_kg.service.queries import bindings_for, load_queries, service_query
 
@@ -167,6 +166,7 @@ def downloads():
 
     from yili_kg.loaders.graph.rdf import RITES
     from yili_kg.loaders.iris import YL
+    from yili_kg.service.catalog import DOWNLOADS  # its module imports rdflib
 
     store = current_app.extensions["yili"].store
     rites = [  # the rites this build holds, each as a TEI document

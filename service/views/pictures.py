@@ -13,7 +13,6 @@ from collections.abc import Callable
 from html import escape  # &, <, > and quotes: safe in SVG text and attributes
 
 from flask import Blueprint, Response, current_app, render_template, request
-from rdflib import URIRef
 
 from yili_kg.service.queries import Param, Resolver, service_query
 from yili_kg.service.views.pages import run_canned
@@ -101,6 +100,7 @@ def network_svg(
 
 
 def _rite_edges(kind: str, rite: str, phase: int | None):
+    from rdflib import URIRef  # with the first page that needs it: not on the start path
 
     store = current_app.extensions["yili"].store
     kind_iri = Resolver(store).term(Param("kind", "kind", kind, ""), kind)
@@ -225,6 +225,7 @@ def _plan_geometry() -> tuple[list[str], object, float, dict]:
 
 def plan_svg(phase: int | None, rite: str = "xiangshe") -> str:
     """The plan: every place at its coordinates; the roles acting there in the phase."""
+    from rdflib import URIRef
 
     store = current_app.extensions["yili"].store
     parts, point, plan_width, _ = plan_geometry()

@@ -14,7 +14,6 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 
 from flask import Blueprint, abort, current_app, redirect, render_template
-from rdflib import URIRef
 
 from yili_kg.service.queries import service_query
 
@@ -266,6 +265,7 @@ class Readings:
         self._lock = threading.Lock()
 
     def _ask(self, name: str, **bindings):
+        from rdflib import URIRef  # with the first page that needs it: not on the start path
 
         terms = {k: URIRef(v) for k, v in bindings.items()}
         return self.store.query(service_query(name), terms).rows

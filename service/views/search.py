@@ -18,7 +18,6 @@ from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
-import opencc
 from flask import Blueprint, current_app, render_template, request
 
 # the index's name from the build's foundations, not from its writer, which imports pypinyin
@@ -64,6 +63,7 @@ def is_cjk(char: str) -> bool:
 
 @cache
 def _converter():
+    import opencc  # on the first search, not on the service's start path (cold start)
 
     return opencc.OpenCC("t2s")
 

@@ -15,10 +15,8 @@ from dataclasses import dataclass, field, replace
 from urllib.parse import urljoin
 
 from flask import Blueprint, Response, current_app, redirect, request, url_for
-from rdflib import RDF, BNode, Graph, Literal, Namespace, URIRef
 
 from yili_kg.loaders.errors import YiliError
-from yili_kg.loaders.iris import DATASET
 from yili_kg.service import lexer
 from yili_kg.service.formats import NotAcceptable, format_params, negotiate
 from yili_kg.service.store import QueryError, syntax_error
@@ -265,6 +263,11 @@ def _response(answer: tuple[str, bytes, bool], media: str, max_rows) -> Response
 
 def service_description() -> Response:
     """The SPARQL 1.1 Service Description of the endpoint (Turtle, or by Accept)."""
+    # rdflib (and the IRIs module, which imports it) with the first description asked
+    # for: not on the way to the first answered query (cold start)
+    from rdflib import RDF, BNode, Graph, Literal, Namespace, URIRef
+
+    from yili_kg.loaders.iris import DATASET
 
     sd = Namespace("http://www.w3.org/ns/sparql-service-description#")
     formats = Namespace("http://www.w3.org/ns/formats/")
