@@ -494,6 +494,8 @@ def asked_for(r, tokens, i, rl):
     j = i + 1
     while _has(_next(tokens, j - 1), rl.words["and"]) and _asked(_next(tokens, j), rl):
         j += 2  # 執冪者與羞膳者
+    asked = tuple(t.of("role") for t in tokens[i:j:2])
+    r.ctx.asked = (r.events[-1], asked)  # they act next (discourse rule asked-ones-act)
     return j - i
 
 

@@ -56,6 +56,7 @@ class Context:
     open_request: tuple[Event, str, int] | None = None  # a 請 to no one named: paragraph, clause
     texts: dict[str, str] = field(default_factory=dict)  # clause id → text, of the clauses read
     chosen: tuple[str, ...] = ()  # 唯公所酬: the one the 公 chose, until another is named
+    asked: tuple[Event, tuple[str, ...]] | None = None  # 請致者: the request, the men asked for
 
 
 def carry(reader: ClauseReader, event: Event, text: str) -> None:
@@ -88,6 +89,20 @@ def commanded_all(reader, event, text, rl: Rule) -> bool:
     if not (to and reader.all_ and any(reader.lex.has(r, "collective") for r in to)):
         return False
     event.set("agent", to, "^")
+    return True
+
+
+@rule("asked-ones-act")
+def asked_ones_act(reader, event, text, rl: Rule) -> bool:
+    """小臣請致者。若命皆致，則序進: what follows a request for men named for their task (rule
+    asked-for), with no one named and only a condition between, is done by those men (the
+    媵爵者 go forward), not by the one who asked, unless it is his command to them (乃命執冪者)."""
+    asked, history = reader.ctx.asked, reader.ctx.history
+    if not (asked and history and history[-1][1] is asked[0]):
+        return False
+    if event.kind in reader.lex.frames["command"]:
+        return False  # 請執冪者與羞膳者。乃命執冪者: the one who asked commands them
+    event.set("agent", asked[1], "^")
     return True
 
 
