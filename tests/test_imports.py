@@ -38,16 +38,21 @@ def _imported(nodes, known: set[str]) -> set[str]:
     return out & known
 
 
-def _on_import(tree: ast.Module, known: set[str]) -> set[str]:
-    """What a module imports when it is imported: its top-level statements (and those of
-    top-level try/with blocks), not function bodies nor ``if TYPE_CHECKING:`` blocks."""
-    nodes = []
+def _top_level(tree: ast.Module) -> list[ast.stmt]:
+    """The statements run when a module is imported: its top-level ones (and those of top-level
+    try/with blocks), not function bodies nor ``if TYPE_CHECKING:`` blocks."""
+    nodes: list[ast.stmt] = []
     for node in tree.body:
         if isinstance(node, (ast.Try, ast.With)):
             nodes.extend(node.body)
         elif not isinstance(node, (ast.If, ast.FunctionDef, ast.ClassDef, ast.AsyncFunctionDef)):
             nodes.append(node)
-    return _imported(nodes, known)
+    return nodes
+
+
+def _on_import(tree: ast.Module, known: set[str]) -> set[str]:
+    """What a module imports when it is imported (:func:`_top_level`)."""
+    return _imported(_top_level(tree), known)
 
 
 def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
@@ -187,14 +192,8 @@ HEAVY = {"rdflib", "opencc", "pyshacl", "owlrl", "pypinyin", "rapidfuzz", "SPARQ
 def _libraries(tree: ast.Module) -> set[str]:
     """The top-level names of what a module imports when it is imported (as ``_on_import``
     reads it), the standard library and third-party ones included."""
-    nodes = []
-    for node in tree.body:
-        if isinstance(node, (ast.Try, ast.With)):
-            nodes.extend(node.body)
-        elif not isinstance(node, (ast.If, ast.FunctionDef, ast.ClassDef, ast.AsyncFunctionDef)):
-            nodes.append(node)
     out = set()
-    for node in nodes:
+    for node in _top_level(tree):
         if isinstance(node, ast.ImportFrom) and node.module and not node.level:
             out.add(node.module.split(".")[0])
         elif isinstance(node, ast.Import):
