@@ -24,6 +24,8 @@ from yili_kg.loaders.annotation.annotations import (  # noqa: F401 (doctest)
     Record,
     format_event,
     format_events,
+    paragraph_of,
+    sentence_of,
 )
 from yili_kg.loaders.annotation.discourse import Context, carry, distinct_parties, remember
 from yili_kg.loaders.annotation.rules import one_word, rule_named, rules, word_class, word_values
@@ -553,8 +555,8 @@ def annotate_clause(pid: str, text: str, lexicon: Lexicon, ctx: Context) -> Reco
 
 def _begin_clause(pid: str, text: str, lexicon: Lexicon, ctx: Context) -> None:
     """A new paragraph or sentence; X則…: the person the clause is about."""
-    paragraph = pid.rsplit(".", 2)[0]
-    sentence = pid.rsplit(".", 1)[0]
+    paragraph = paragraph_of(pid)
+    sentence = sentence_of(pid)
     ctx.texts[pid] = text
     if paragraph != ctx.paragraph:
         ctx.paragraph = paragraph
@@ -615,7 +617,7 @@ _SENTENCES: dict[str, list] = {}
 
 def _followed_by_ze(pid: str) -> bool:
     """X，則Y: a clause followed in its sentence by one beginning with 則 states a condition."""
-    clauses = _SENTENCES.get(pid.rsplit(".", 1)[0], [])
+    clauses = _SENTENCES.get(sentence_of(pid), [])
     ids = [c.id for c in clauses]
     if pid not in ids or ids.index(pid) + 1 >= len(ids):
         return False
@@ -647,7 +649,7 @@ def _annotate(clauses, lexicon: Lexicon, notes=None):
     notes = notes or {}
     _SENTENCES.clear()
     for clause in clauses:
-        _SENTENCES.setdefault(clause.id.rsplit(".", 1)[0], []).append(clause)
+        _SENTENCES.setdefault(sentence_of(clause.id), []).append(clause)
     ctx = Context()
     for clause in clauses:
         if clause.id in ("jing/1.1.1",) or clause.level == "heading":

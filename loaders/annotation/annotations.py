@@ -107,6 +107,16 @@ class Event:
             self.marks.pop(key, None)
 
 
+def sentence_of(clause_id: str) -> str:
+    """The sentence a clause id is in (``jing/12.1.3`` → ``jing/12.1``)."""
+    return clause_id.rsplit(".", 1)[0]
+
+
+def paragraph_of(clause_id: str) -> str:
+    """The paragraph, the passage, a clause id is in (``jing/12.1.3`` → ``jing/12``)."""
+    return clause_id.rsplit(".", 2)[0]
+
+
 @dataclass
 class Record:
     """The annotation of one clause."""

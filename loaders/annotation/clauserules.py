@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from yili_kg.loaders.annotation.annotations import Event
+from yili_kg.loaders.annotation.annotations import Event, paragraph_of, sentence_of
 from yili_kg.loaders.annotation.rules import Rule, rule, rule_named, word_class, word_values
 
 if TYPE_CHECKING:
@@ -582,23 +582,23 @@ def beside_person(r, tokens, i, rl):
     if (
         token.of("role")
         and _has(nxt, rl.words["side"])
-        and (r.events or r.prep or (r.subjects and not r.joined) or _stance_after(r, tokens, i))
+        and (r.events or r.prep or (r.subjects and not r.joined) or _stance_after(r, tokens, i, rl))
     ):
         r.place_here(token.text + nxt.text)
         return 2
     return None
 
 
-def _stance_after(r, tokens: Tokens, i: int) -> bool:
+def _stance_after(r, tokens: Tokens, i: int, rl: Rule) -> bool:
     """介右坐奠爵, 賓右北面: first in its clause, ROLE右 before a facing, a posture or a bow is
     the other's right, where the one carried over stands (賓右取脯: the right hand takes)."""
     after = _next(tokens, i, 2)
-    if i or after is None or _next(tokens, i).text not in rule_named("beside-person").words["at"]:
+    if i or after is None or _next(tokens, i).text not in rl.words["at"]:
         return False
     if after.of("direction"):
         return True
     act = after.of("action")
-    return bool(act) and r.is_a(act, *rule_named("beside-person").words["stance"])
+    return bool(act) and r.is_a(act, *rl.words["stance"])
 
 
 @rule("one-of-group")
@@ -818,9 +818,13 @@ def row_of_mats(r, kind, tokens, i, rl) -> bool:
     nxt = _next(tokens, i)
     if kind not in rl.words["act"] or (nxt is not None and "action" in nxt.kinds):
         return False
-    if not _recent_mat(r, rl):
+    last = _recent_mat(r, rl)
+    if last is None:
         return False
-    r.new_event(rl.word("as")).fields["_row"] = ("1",)
+    # after the dish of a round (遂薦之) the next mat is the served one's; after a mat laid for
+    # X (乃席賓) the row goes on from X's and names no one: rule seated-one reads the marker
+    served = last.fields.get("to", ()) if last.kind in rl.words["dish"] else ()
+    r.new_event(rl.word("as")).fields["_row"] = ("row", *served)
     return True
 
 
@@ -879,15 +883,13 @@ def seated_one(r, subjects, rl) -> bool:
     the 大夫; the 賓 is whom the row goes on from), else no one named (乃席賓…衆賓之席，繼而西:
     the row goes on from the 賓's mat)."""
     done = False
-    row = rule_named("row-of-mats")
     for event in r.events:
-        is_row = bool(event.fields.pop("_row", None))
+        row = event.fields.pop("_row", None)  # ("row", whom the last dish was for …)
+        is_row = row is not None
         if event.kind not in rl.words["act"]:
             continue
-        if is_row and not subjects:
-            last = _recent_mat(r, row)  # after a mat laid for X the row goes on from X's
-            dish = last is not None and last.kind in rl.words["dish"]
-            seated = last.fields.get("to", ()) if dish else ()
+        if row is not None and not subjects:
+            seated = row[1:]
         elif subjects and event.agent == subjects and (is_row or "to" not in event.fields):
             seated = subjects
         else:
@@ -965,7 +967,7 @@ def _heads_of_passages_before(r, within: int) -> list[Event]:
     """The first act of each of the ``within`` paragraphs before the clause's, latest first."""
     firsts: dict[str, Event] = {}
     for pid, earlier in reversed(r.ctx.history):
-        paragraph = pid.rsplit(".", 2)[0]
+        paragraph = paragraph_of(pid)
         if paragraph == r.ctx.paragraph or earlier.modifier:
             continue
         if paragraph not in firsts and len(firsts) == within:
@@ -1229,7 +1231,7 @@ def _salute_on_the_way(r, event: Event, rl: Rule) -> bool:
     if not (r.archers(event.agent) or set(event.agent) <= set(rl.words["walkers"])):
         return False  # 賓…及階，揖，升: host and guest salute each other at the steps
     here = [e.kind for e in r.events[: r.events.index(event)]]  # a station before the salute
-    before = [e.kind for pid, e in r.ctx.history[-1:] if pid.rsplit(".", 1)[0] == r.ctx.sentence]
+    before = [e.kind for pid, e in r.ctx.history[-1:] if sentence_of(pid) == r.ctx.sentence]
     return bool(set(here) & set(rl.words["stations"]) or set(before) & set(rl.words["reached"]))
 
 
@@ -1257,7 +1259,7 @@ def _last_offered(r: ClauseReader, rl: Rule) -> tuple[str, ...]:
     the 記, whose sentences are rules each on its own, only within the sentence."""
     recent = r.ctx.history[-int(rl.word("within")) :]
     if r.ctx.sentence.startswith(rl.word("part")):
-        recent = [(pid, e) for pid, e in recent if pid.rsplit(".", 1)[0] == r.ctx.sentence]
+        recent = [(pid, e) for pid, e in recent if sentence_of(pid) == r.ctx.sentence]
     recent = recent + [("", e) for e in r.events]
     for _, earlier in reversed(recent):
         if earlier.kind in rl.words["offerings"] and earlier.get("neg") != "1":
@@ -1306,9 +1308,7 @@ def elided_act(r, subjects, rl) -> bool:
     last = next((e for _, e in reversed(r.ctx.history) if not e.modifier), None)
     if last is None or last.kind not in rl.words["acts"] or not last.agent:
         return False
-    event = r.new_event(last.kind)
-    event.fields.pop("at", None)
-    event.set("dest", place)
+    event = _laid_at(r.new_event(last.kind), place)
     event.set("agent", last.agent, "^")
     event.set("to", subjects)
     if "cond" in last.fields and "cond" not in event.fields:
@@ -1322,11 +1322,17 @@ def seating_list(r, subjects, rl) -> bool:
     that one's mat is laid (席 to=卿 dest=賓西), not a stance."""
     if not subjects or not r.at or r.face or _recent_mat(r, rule_named("row-of-mats")) is None:
         return False
-    event = r.new_event(rl.word("act"))
-    event.fields["dest"] = event.fields.pop("at")
+    event = _laid_at(r.new_event(rl.word("act")), r.at)
     event.set("to", subjects)
     event.fields["noagent"] = ("unstated",)
     return True
+
+
+def _laid_at(event: Event, place) -> Event:
+    """A verbless clause's place as where the thing is put (dest), not where one stands."""
+    event.fields.pop("at", None)
+    event.set("dest", place)
+    return event
 
 
 @rule("verbless-stance")

@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from yili_kg.loaders.annotation.annotations import Event
+from yili_kg.loaders.annotation.annotations import Event, paragraph_of, sentence_of
 from yili_kg.loaders.annotation.rules import Rule, one_word, rule, rules
 from yili_kg.loaders.iris import YL
 from yili_kg.loaders.terms.lexicon import Lexicon
@@ -143,7 +143,7 @@ def _named_just_before(ctx: Context) -> tuple[str, ...]:
     if not ctx.history:
         return ()
     pid, last = ctx.history[-1]
-    named = pid.rsplit(".", 1)[0] == ctx.sentence and _named([last]) and last.get("neg") != "1"
+    named = sentence_of(pid) == ctx.sentence and _named([last]) and last.get("neg") != "1"
     return last.agent if named else ()
 
 
@@ -417,7 +417,7 @@ def _all_of(reader: ClauseReader, agents: tuple[str, ...]) -> tuple[str, ...]:
     for pid, earlier in reversed(ctx.history[-6:]):
         if earlier.agent and earlier.agent not in distinct:
             distinct.append(earlier.agent)
-            where.append(pid.rsplit(".", 1)[0])
+            where.append(sentence_of(pid))
     paired = len(distinct) > 1 and frozenset((*distinct[0], *distinct[1])) in reader.lex.pairs
     if len(distinct) > 1 and where[0] != where[1] and not paired:
         return agents  # 賓答拜。…皆拜送: one who acted in another sentence is not one of 皆
@@ -563,7 +563,7 @@ def remember(pid: str, events: list[Event], lexicon: Lexicon, ctx: Context) -> N
 def commanded_answers(pid, events, lexicon, ctx, rl) -> bool:
     """命去侯。負侯者許諾: a 命 that names no one was given to the one who next acts under his
     own name (he answers or does what was commanded), within a few clauses of the paragraph."""
-    paragraph = pid.rsplit(".", 2)[0]
+    paragraph = paragraph_of(pid)
     ctx.open_command, found = _answered(
         ctx.open_command, paragraph, ctx.clauses, int(rl.word("within")), _named(events)
     )
@@ -582,7 +582,7 @@ def commanded_answers(pid, events, lexicon, ctx, rl) -> bool:
 def request_answered(pid, events, lexicon, ctx, rl) -> bool:
     """射人請立司正。公許: a 請 that names no one it is made to was made to the one who grants
     it or commands in answer next (the 公), within a few clauses of the paragraph."""
-    paragraph = pid.rsplit(".", 2)[0]
+    paragraph = paragraph_of(pid)
     answers = [
         e for e in _named(events) if any(lexicon.is_a(e.kind, w) for w in rl.words["answer"])
     ]
