@@ -226,6 +226,14 @@ def render(r: dict) -> str:
             f"median {lt['median_p50_ms_ours']} ms; {lt['queries_under_2ms_ours']}/{n} ≤ 2 ms",
         )
         add("  worst ratio ours / bare pyoxigraph", lt["worst_ours_vs_bare"], "≤ 2×")
+        if "worst_p50_ms_in_memory" in lt:
+            over = lt["over_20ms_in_memory"]
+            add(
+                "  in memory (the workers' store): worst p50",
+                lt["worst_p50_ms_in_memory"],
+                f"median {lt['median_p50_ms_in_memory']} ms; over 20 ms: "
+                + (", ".join(over) if over else "none"),
+            )
         add(
             "  canned answers, remembered: worst p50 (ms)",
             lt["worst_p50_ms_canned"],

@@ -109,6 +109,29 @@ def keywords(text: str) -> list[tuple[str, int]]:
     return out
 
 
+#: the comment that says where in a query's WHERE group its parameters are bound (the
+#: canned queries that Oxigraph answers faster so: :func:`yili_kg.service.store.bind_values`)
+VALUES_MARK = "# VALUES here"
+
+
+@lru_cache(maxsize=256)
+def values_mark(text: str) -> int:
+    """Offset of the comment ``# VALUES here`` in ``text`` (a comment, not the same characters
+    in a string or an IRI), or -1.
+
+    >>> values_mark('SELECT * { # VALUES here: first\\n ?s ?p "# VALUES here" }')
+    11
+    >>> values_mark('SELECT * { ?s ?p "# VALUES here" }')
+    -1
+    """
+    if VALUES_MARK not in text:
+        return -1
+    for match in _COMMENT.finditer(text):
+        if match.lastgroup == "comment" and match.group().startswith(VALUES_MARK):
+            return match.start()
+    return -1
+
+
 # Both answers below are remembered per query text: the canned queries ask them of the same
 # texts on every call, and tokenizing was most of the store's own cost on a fast query (bench
 # latency: act-agents 2.5 ms vs 1.3 ms on bare pyoxigraph).

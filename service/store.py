@@ -26,7 +26,7 @@ from typing import Any
 
 from yili_kg.loaders.errors import BuildMissing, YiliError
 from yili_kg.service.formats import written
-from yili_kg.service.lexer import has_dataset_clause, where_group
+from yili_kg.service.lexer import has_dataset_clause, values_mark, where_group
 
 # pyoxigraph and rdflib are imported inside the stores that use them: a query worker imports
 # this module before it opens its store, and the service's cold start is ≤ 0.5 s.
@@ -497,9 +497,12 @@ def bind_values(sparql: str, bindings: dict | None) -> str:
     """The query with its parameters bound by a ``VALUES`` block in its WHERE group.
 
     The values are RDF terms written in their N-Triples form (``term.n3()``, which escapes
-    them), so a parameter can never change the query's shape. The block closes the group:
-    a VALUES block joins with the whole group wherever it stands, and Oxigraph plans the
-    group far better with it last (a block first made one query 200 times slower).
+    them), so a parameter can never change the query's shape. A VALUES block joins with the
+    whole group wherever it stands, but Oxigraph plans a group by where it stands: most
+    groups far better with it last (a block first made one query 200 times slower), some far
+    better with it first (clause-events: 1.9 s last, 1 ms first). So the block closes the
+    group, unless the group holds the comment ``# VALUES here`` (:data:`lexer.VALUES_MARK`),
+    which each canned query whose answers came faster so carries (bench/README.md).
 
     >>> from rdflib import Literal
     >>> print(bind_values("SELECT ?t WHERE { ?p ?q ?t }", {"t": Literal('x" } DROP', lang="en")}))
@@ -509,6 +512,10 @@ def bind_values(sparql: str, bindings: dict | None) -> str:
     >>> print(bind_values("SELECT ?t { ?p ?q ?t  # a comment\\n}", {"t": Literal(1)}))
     SELECT ?t { ?p ?q ?t  # a comment
       VALUES (?t) { ("1"^^<http://www.w3.org/2001/XMLSchema#integer>) } }
+    >>> print(bind_values("SELECT ?t {\\n  # VALUES here\\n  ?p ?q ?t }", {"t": Literal("a")}))
+    SELECT ?t {
+      VALUES (?t) { ("a") } # VALUES here
+      ?p ?q ?t }
     """
     if not bindings:
         return sparql
@@ -523,6 +530,9 @@ def bind_values(sparql: str, bindings: dict | None) -> str:
     opening, closing = where_group(sparql)
     if closing < 0:
         raise QueryError("the query has no WHERE group to bind its parameters in")
+    mark = values_mark(sparql)
+    if opening < mark < closing:
+        return f"{sparql[:mark]}{block} {sparql[mark:]}"
     body = sparql[:closing].rstrip()
     # a new line when the group's last line may end in a comment, which would swallow it
     gap = "\n  " if "#" in body[body.rfind("\n") + 1 :] else " "
