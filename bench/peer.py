@@ -363,10 +363,6 @@ def compare(
                     ours_rps = entry["yili-kg serve"]["throughput_rps"]
                     peer_rps = entry["oxigraph server"]["throughput_rps"]
                     entry["ratio"] = round(ours_rps / peer_rps, 2) if peer_rps else None
-                    ours_p99 = entry["yili-kg serve"].get("p99_ms")
-                    peer_p99 = entry["oxigraph server"].get("p99_ms")
-                    if ours_p99 is not None and peer_p99 is not None:
-                        entry["p99_no_worse"] = ours_p99 <= peer_p99
                     result["windows"].append(entry)
                     print(
                         f"   run {run + 1} clients {n} {mix}: ours {ours_rps} / oxigraph "
