@@ -146,7 +146,8 @@ class RemoteStore:
         default_graphs=(),
         named_graphs=(),
     ) -> Answer:
-        wrapper = self._wrapper(bind_values(sparql, bindings))
+        # the block last, as every store reads it (the canned queries' mark is Oxigraph's)
+        wrapper = self._wrapper(bind_values(sparql, bindings, marked=False))
         for iri in default_graphs:
             wrapper.addParameter("default-graph-uri", iri)
         for iri in named_graphs:

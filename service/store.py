@@ -493,7 +493,7 @@ def _to_rdflib(term: Term) -> Any:
 # ----------------------------------------------------------------------------- bindings
 
 
-def bind_values(sparql: str, bindings: dict | None) -> str:
+def bind_values(sparql: str, bindings: dict | None, marked: bool = True) -> str:
     """The query with its parameters bound by a ``VALUES`` block in its WHERE group.
 
     The values are RDF terms written in their N-Triples form (``term.n3()``, which escapes
@@ -502,7 +502,10 @@ def bind_values(sparql: str, bindings: dict | None) -> str:
     groups far better with it last (a block first made one query 200 times slower), some far
     better with it first (clause-events: 1.9 s last, 1 ms first). So the block closes the
     group, unless the group holds the comment ``# VALUES here`` (:data:`lexer.VALUES_MARK`),
-    which each canned query whose answers came faster so carries (bench/README.md).
+    which each canned query whose answers came faster so carries (bench/README.md). The mark
+    is a hint for Oxigraph's planner: ``marked=False`` puts the block last whatever the text
+    says, for another store (:mod:`remote`: Virtuoso 7.2's compiler fails on a block first in
+    some of these groups, "ssg_print_rvr_fixed_val(): no SPART_VARR_FIXED").
 
     >>> from rdflib import Literal
     >>> print(bind_values("SELECT ?t WHERE { ?p ?q ?t }", {"t": Literal('x" } DROP', lang="en")}))
@@ -512,10 +515,15 @@ def bind_values(sparql: str, bindings: dict | None) -> str:
     >>> print(bind_values("SELECT ?t { ?p ?q ?t  # a comment\\n}", {"t": Literal(1)}))
     SELECT ?t { ?p ?q ?t  # a comment
       VALUES (?t) { ("1"^^<http://www.w3.org/2001/XMLSchema#integer>) } }
-    >>> print(bind_values("SELECT ?t {\\n  # VALUES here\\n  ?p ?q ?t }", {"t": Literal("a")}))
+    >>> marked = "SELECT ?t {\\n  # VALUES here\\n  ?p ?q ?t }"
+    >>> print(bind_values(marked, {"t": Literal("a")}))
     SELECT ?t {
       VALUES (?t) { ("a") } # VALUES here
       ?p ?q ?t }
+    >>> print(bind_values(marked, {"t": Literal("a")}, marked=False))
+    SELECT ?t {
+      # VALUES here
+      ?p ?q ?t VALUES (?t) { ("a") } }
     """
     if not bindings:
         return sparql
@@ -530,7 +538,7 @@ def bind_values(sparql: str, bindings: dict | None) -> str:
     opening, closing = where_group(sparql)
     if closing < 0:
         raise QueryError("the query has no WHERE group to bind its parameters in")
-    mark = values_mark(sparql)
+    mark = values_mark(sparql) if marked else -1
     if opening < mark < closing:
         return f"{sparql[:mark]}{block} {sparql[mark:]}"
     body = sparql[:closing].rstrip()
