@@ -67,6 +67,8 @@ class ClauseReader:
         self.led: list[str] = []  # 以賓: the persons the subject leads
         self.next_agent: tuple[str, ...] = ()  # a subject named after the clause's first acts
         self.side: str | None = None  # 于右 ending a clause: a side, for rule elided-act
+        self.carry = False  # 以降: the next act goes away with the thing in hand (carried-off)
+        self.carried: list[Event] = []  # the acts that carry it (rule thing-in-hand)
 
     # -- helpers ---------------------------------------------------------------------------
     def is_a(self, kind: str, *ancestors: str) -> bool:
@@ -129,6 +131,9 @@ class ClauseReader:
             event.set(key, value)
         if self.next_agent:
             event.fields["_agent"] = self.next_agent
+        if self.carry:
+            self.carried.append(event)
+            self.carry = False
         self.events.append(event)
         return event
 

@@ -326,6 +326,19 @@ def with_subject(r, tokens, i, rl):
     return None
 
 
+@rule("carried-off")
+def carried_off(r, tokens, i, rl):
+    """以降, 以出, 以適X: 以 with its object left unsaid before going away is going with the thing
+    in hand: the act handles what its doer last took or was given (rule thing-in-hand)."""
+    nxt = _next(tokens, i)
+    if not (_bare_preposition(tokens, i) and tokens[i].text == rl.word("yi") and nxt is not None):
+        return None
+    if nxt.of("action") not in rl.words["acts"] or not r.verb_here(tokens, i + 1):
+        return None
+    r.carry = True
+    return 1
+
+
 @rule("thereupon")
 def thereupon(r, tokens, i, rl):
     nxt = _next(tokens, i)
@@ -1277,7 +1290,9 @@ def thing_in_hand(r, subjects, rl) -> bool:
         return False
     done = False
     for index, event in enumerate(r.events):
-        if "theme" in event.fields or not r.lex.has(event.kind, "handlesThing"):
+        if "theme" in event.fields:
+            continue
+        if not (r.lex.has(event.kind, "handlesThing") or event in r.carried):
             continue
         recent = [e for _, e in r.ctx.history[-int(rl.word("within")) :]] + r.events[:index]
         held = [
