@@ -52,6 +52,19 @@ def all_together(r, tokens, i, rl):
     return None
 
 
+@rule("once-done")
+def once_done(r, tokens, i, rl):
+    """卒歌，主人獻工 / 卒祭，左個之西北三步: 卒 and an act, alone opening a sentence, is the
+    time of what follows (when the singing is done), no act of its own."""
+    nxt = _next(tokens, i)
+    if i or len(tokens) != 2 or tokens[0].text != rl.word("finish") or tokens[0].kinds:
+        return None
+    if nxt is None or "action" not in nxt.kinds or not r.ctx.new_sentence:
+        return None
+    r.stop = True
+    return 2
+
+
 @rule("skip-adverb")
 def skip_adverb(r, tokens, i, rl):
     token, nxt = tokens[i], _next(tokens, i)
