@@ -459,16 +459,16 @@ class ClauseReader:
         """A clause with no verb: its subjects and places wait for the next clause, or its
         places and facings add to the previous event (a ``+`` record)."""
         ctx = self.ctx
+        for rule in rules("verbless"):  # 司馬正東面: where he stands; 洗南: where he was
+            if rule.apply(self, tuple(dict.fromkeys(self.subjects)), rule):
+                ctx.trace.append(rule.id)
+                return self.events
         if not self.subjects and self.at and not self.face and not (self.before or self.upper):
             ctx.pending = ((), tuple(self.at))  # 西階上，北面作衆賓射: the next act's place
             ctx.pending_at = ctx.clauses
             return []
         if not self.subjects:
             return self.modifier()
-        for rule in rules("verbless"):  # 司馬正東面: where he stands
-            if rule.apply(self, tuple(dict.fromkeys(self.subjects)), rule):
-                ctx.trace.append(rule.id)
-                return self.events
         # 主人阼階之東，南面辭洗 / 賓、 cut from their verb: the subjects of consecutive
         # verbless clauses add up; not across a clause between (執冪者，反冪。主人筵，前獻賓)
         follows = ctx.pending and ctx.pending_at == ctx.clauses - 1
@@ -570,6 +570,8 @@ def _begin_clause(pid: str, text: str, lexicon: Lexicon, ctx: Context) -> None:
     ctx.sentence = sentence
     ids = [c.id for c in _SENTENCES.get(sentence, ())]
     ctx.ends_sentence = not ids or ids[-1] == pid
+    after = ids.index(pid) + 1 if pid in ids else len(ids)
+    ctx.rest_of_sentence = tuple(c.text for c in _SENTENCES.get(sentence, ())[after:])
     if ctx.new_sentence:
         ctx.sentence_text = "".join(c.text for c in _SENTENCES.get(sentence, ())) or text
         if ctx.positive_agent and ctx.agent != ctx.positive_agent:

@@ -1344,6 +1344,44 @@ def elided_act(r, subjects, rl) -> bool:
     return True
 
 
+@rule("place-of-last-act")
+def place_of_last_act(r, subjects, rl) -> bool:
+    """主人降洗，洗南，西北面 / 遂獻左右正與内小臣，皆于阼階上，如獻庶子之禮: a clause that is
+    only a place (and a facing), not first in its sentence, with no act after it in the
+    sentence (a 如X is none), is where the act just before was done (``+ at=``), or where it
+    went or was set out (``+ dest=``: 升…兩楹之間); not the next act's place (西階上，北面作衆賓射),
+    nor in the 記."""
+    ctx = r.ctx
+    if subjects or r.topic or not r.at or r.before or r.upper or ctx.new_sentence:
+        return False
+    if ctx.sentence.startswith(rl.words["part"]):
+        return False  # a rule of the 記 (朝服，于寢: where the feast is held)
+    if any(_has_act(r, text, rl) for text in ctx.rest_of_sentence):
+        return False
+    last = next(((pid, e) for pid, e in reversed(ctx.history) if not e.modifier), None)
+    if last is None or sentence_of(last[0]) != ctx.sentence:
+        return False  # 卒祭，左個之西北三步，東面: no act of the sentence to place
+    last = last[1]
+    # going (升…兩楹之間) or setting out (席工于西階上，少東): where it goes; else where it was done
+    going = any(r.lex.has(last.kind, frame) for frame in ("goalObject", "unstatedAgent"))
+    ctx.pending = None
+    event = Event("", modifier=True)
+    event.set("dest" if going else "at", r.at)
+    if r.face:
+        event.set("face", r.face)
+    r.events.append(event)
+    return True
+
+
+def _has_act(r: ClauseReader, text: str, rl: Rule) -> bool:
+    """Whether a clause names an act, other than 如X (the procedure repeated)."""
+    from yili_kg.loaders.terms.tokens import tokenize
+
+    if text.startswith(rl.words["like"]):
+        return False
+    return any("action" in t.kinds for t in tokenize(text, r.lex))
+
+
 @rule("seating-list")
 def seating_list(r, subjects, rl) -> bool:
     """卿席賓東，東上。小卿賓西: in a list of mats, a person and a place and no verb is where

@@ -34,6 +34,7 @@ class Context:
     command_to: tuple[str, ...] = ()  # the one commanded by the last 命/使
     sentence: str = ""
     ends_sentence: bool = True  # the clause being read is the last of its sentence
+    rest_of_sentence: tuple[str, ...] = ()  # the texts of the clauses after it in its sentence
     new_sentence: bool = False
     answered: tuple[str, ...] = ()  # the one answered by the last 答拜/對 (the turn goes back)
     answered_kind: str = ""  # the kind of that answer (許: a grant gives the turn back at once)
