@@ -67,6 +67,7 @@ class ClauseReader:
         self.led: list[str] = []  # 以賓: the persons the subject leads
         self.next_agent: tuple[str, ...] = ()  # a subject named after the clause's first acts
         self.side: str | None = None  # 于右 ending a clause: a side, for rule elided-act
+        self.places_left: tuple[str, ...] = ()  # the places a verbless clause left for this one
         self.carry = False  # 以降: the next act goes away with the thing in hand (carried-off)
         self.carried: list[Event] = []  # the acts that carry it (rule thing-in-hand)
 
@@ -482,6 +483,7 @@ class ClauseReader:
         if not subjects and self.ctx.pending:
             subjects, places = self.ctx.pending
             subjects = tuple(subjects)
+            self.places_left = tuple(places)
             for event in self.events:
                 if places and "at" not in event.fields:
                     event.set("at", places)

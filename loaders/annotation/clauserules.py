@@ -1261,6 +1261,21 @@ def _salute_on_the_way(r, event: Event, rl: Rule) -> bool:
     return bool(set(here) & set(rl.words["stations"]) or set(before) & set(rl.words["reached"]))
 
 
+@rule("laid-there")
+def laid_there(r, subjects, rl) -> bool:
+    """西序之席, 左個之西北三步，東面設薦俎: a place named before an act of setting out (in its
+    clause, or a verbless clause before it) is where the thing is laid (dest), not where one
+    stands."""
+    done = False
+    before = {*r.at, *r.places_left}  # not 亨于堂東北: where the cooking is done
+    for event in r.events:
+        if "at" in event.fields and "dest" not in event.fields:
+            if r.lex.has(event.kind, "unstatedAgent") and set(event.fields["at"]) <= before:
+                event.set("dest", event.fields.pop("at"))
+                done = True
+    return done
+
+
 @rule("served-one")
 def served_one(r, subjects, rl) -> bool:
     """主人獻賓。…膳宰薦脯醢 / 設折俎: the dried meat and the stand set out in a round of drinking
