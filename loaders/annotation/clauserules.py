@@ -584,6 +584,23 @@ def _opens_clause(r: ClauseReader, tokens: Tokens, i: int) -> bool:
     return not (r.events or r.subjects or r.at) and i == (1 if r.all_ else 0)
 
 
+@rule("relative-then-facing")
+def relative_then_facing(r, tokens, i, rl):
+    """賓主人之西北面拜送, 由堂下西階之東北面視上射: X之 and two compass words before 面 is X之
+    and the first (a place), then the second and 面 (a facing): 面 needs a direction of its own."""
+    token, of, after, nxt = tokens[i], _next(tokens, i), _next(tokens, i, 2), _next(tokens, i, 3)
+    if not (token.kinds.keys() & {"role", "object", "place"} and _has(of, rl.words["of"])):
+        return None
+    if after is None or len(after.text) != 2 or not set(after.text) <= set(word_class("compass")):
+        return None
+    direction = r.lex.forms["direction"].get(after.text[1])
+    if not _has(nxt, rl.words["face"]) or direction is None:
+        return None
+    r.place_here(r.known_place(token.text + of.text + after.text[0]))
+    r.set_face(direction)
+    return 4
+
+
 @rule("relative-place")
 def relative_place(r, tokens, i, rl):
     token, nxt, after = tokens[i], _next(tokens, i), _next(tokens, i, 2)
