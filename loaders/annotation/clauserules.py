@@ -601,6 +601,20 @@ def relative_then_facing(r, tokens, i, rl):
     return 4
 
 
+@rule("place-within-place")
+def place_within_place(r, tokens, i, rl):
+    """亨于門外東方: after 于, a place and a place right after it are one place as written (the
+    east side outside the gate), not two; not after 由 (由楹内東楹之東: the way, then where to)."""
+    token, nxt = tokens[i], _next(tokens, i)
+    if r.prep != "at" or "place" not in token.kinds or "role" in token.kinds:
+        return None
+    if nxt is None or "place" not in nxt.kinds or "role" in nxt.kinds:
+        return None
+    rest, used = r.noun_phrase(tokens, i + 1)
+    r.place_here(r.known_place(token.text + rest))
+    return 1 + used
+
+
 @rule("relative-place")
 def relative_place(r, tokens, i, rl):
     token, nxt, after = tokens[i], _next(tokens, i), _next(tokens, i, 2)
