@@ -779,6 +779,19 @@ def subject(r, tokens, i, rl):
     return None
 
 
+@rule("side-of-state")
+def side_of_state(r, tokens, i, rl):
+    """上射在左, 卦者在左, 主人在右: a side (左, 右) right after a state (在) is where one is, a
+    place as written (at=左)."""
+    token = tokens[i]
+    if token.text not in rl.words["sides"] or token.kinds or not r.events or i == 0:
+        return None
+    if tokens[i - 1].of("action") != r.events[-1].kind or not r.lex.has(r.events[-1].kind, "state"):
+        return None
+    r.events[-1].set("at", (*r.events[-1].fields.get("at", ()), token.text))
+    return 1
+
+
 @rule("unnamed-place")
 def unnamed_place(r, tokens, i, rl):
     """于鼓北, 于其位南: after 于/自/由, words the ontology does not name followed by a word of
