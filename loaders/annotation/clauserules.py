@@ -779,6 +779,22 @@ def subject(r, tokens, i, rl):
     return None
 
 
+@rule("up-or-down")
+def up_or_down(r, tokens, i, rl):
+    """笙一人拜于下, 諸公卿則以耦告于上: 于上, 于下 ending a clause, after an act that puts
+    nothing anywhere, are up on the hall and below it (注: 告諸公卿於堂上)."""
+    token = tokens[i]
+    place = word_values("up-down").get(token.text)  # 上 → 堂上, 下 → 堂下
+    if not place or token.kinds or i + 1 != len(tokens) or r.prep != "at" or not r.events:
+        return None
+    if i == 0 or tokens[i - 1].text not in rl.words["yu"]:
+        return None
+    if r.lex.has(r.events[-1].kind, "yuDestination"):
+        return None  # 則橫于下: the tallies laid crosswise on the near side (注: 自近為下)
+    r.place_here(r.known_place(place))
+    return 1
+
+
 @rule("side-of-state")
 def side_of_state(r, tokens, i, rl):
     """上射在左, 卦者在左, 主人在右: a side (左, 右) right after a state (在) is where one is, a
