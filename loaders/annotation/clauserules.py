@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from yili_kg.loaders.annotation.annotate import ClauseReader, Token
 
 Tokens = list["Token"]
+PLACES = {"place", "object"}  # the kinds of token that name where (a thing may mark a place)
 
 
 def _next(tokens: Tokens, i: int, k: int = 1):
@@ -456,6 +457,11 @@ def suo(r, tokens, i, rl):
     nxt = _next(tokens, i)
     if tokens[i].text in rl.words["suo"] and nxt is not None and "action" in nxt.kinds:
         r.neg = False  # 無所辱: 'nothing that demeans', not a denied act
+        after = _next(tokens, i, 2)
+        if r.prep in rl.words["after"] and after is not None and after.kinds.keys() & PLACES:
+            _, used = r.noun_phrase(tokens, i + 2)  # 立于所設中之西南: the place as written
+            r.place_here("".join(t.text for t in tokens[i : i + 2 + used]))
+            return 2 + used
         return 2
     return None
 
