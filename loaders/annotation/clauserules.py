@@ -680,12 +680,21 @@ def one_of_group(r, tokens, i, rl):
 
 @rule("its-side")
 def its_side(r, tokens, i, rl):
+    """其南, 其位, 其位南: a place relative to the one just named, or his own place (位),
+    written as it stands."""
     nxt = _next(tokens, i)
-    if tokens[i].text in rl.words["its"] and nxt and nxt.text in word_class("relative"):
-        r.put_place(r.events[-1] if r.events else None, r.prep, tokens[i].text + nxt.text)
-        r.prep = None
-        return 2
-    return None
+    if tokens[i].text not in rl.words["its"] or nxt is None:
+        return None
+    used = 2
+    if nxt.text in rl.words["place"] and not nxt.kinds:  # 獻釋獲者于其位, 出于其位南
+        after = _next(tokens, i, 2)
+        used += 1 if after is not None and after.text in word_class("relative") else 0
+    elif nxt.text not in word_class("relative"):
+        return None
+    text = "".join(t.text for t in tokens[i : i + used])
+    r.put_place(r.events[-1] if r.events else None, r.prep, text)
+    r.prep = None
+    return used
 
 
 @rule("subject-between")
