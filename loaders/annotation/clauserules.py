@@ -1472,6 +1472,36 @@ def _has_act(r: ClauseReader, text: str, rl: Rule) -> bool:
     return any("action" in t.kinds for t in tokenize(text, r.lex))
 
 
+@rule("each-to-his-place")
+def each_to_his_place(r, subjects, rl) -> bool:
+    """主人堂東，賓堂西，皆袒決遂: a person and a place and no verb, beside another person and
+    another place in the same sentence, is each going to his own side (適 dest=X), not a
+    subject and a place waiting for the act after them, which both do, each at his side."""
+    ctx = r.ctx
+    if len(subjects) != 1 or len(r.at) != 1 or r.face or r.before or r.at_marked:
+        return False
+    texts = list(ctx.rest_of_sentence[:1])
+    if not ctx.new_sentence and len(ctx.texts) > 1:
+        texts.append(list(ctx.texts.values())[-2])  # the clause before, in the sentence
+    if not any(_other_at_other_place(r, text, subjects[0], r.at[0]) for text in texts):
+        return False
+    event = _laid_at(r.new_event(rl.word("act")), r.at)
+    event.set("agent", subjects)
+    r.ctx.pending = None
+    return True
+
+
+def _other_at_other_place(r: ClauseReader, text: str, role: str, place: str) -> bool:
+    """Whether a clause is only another person and another place (賓堂西 beside 主人堂東)."""
+    from yili_kg.loaders.terms.tokens import tokenize
+
+    tokens = tokenize(text, r.lex)
+    if len(tokens) != 2:
+        return False
+    other, there = tokens[0].of("role"), tokens[1].of("place")
+    return bool(other and there and other != role and there != place)
+
+
 @rule("seating-list")
 def seating_list(r, subjects, rl) -> bool:
     """卿席賓東，東上。小卿賓西: in a list of mats, a person and a place and no verb is where
