@@ -399,6 +399,19 @@ def slightly(r, tokens, i, rl):
     return None
 
 
+@rule("a-little-aside")
+def a_little_aside(r, tokens, i, rl):
+    """獻釋獲者于其位，少南: 少 and a compass word, the whole clause, is a place as written, a
+    little that way from where one was (注: 少南，辟中)."""
+    nxt = _next(tokens, i)
+    if i or len(tokens) != 2 or tokens[0].text not in rl.words["manner"] or nxt is None:
+        return None
+    if nxt.text not in word_class("compass"):
+        return None
+    r.place_here(tokens[0].text + nxt.text)
+    return 2
+
+
 @rule("zhe")
 def zhe(r, tokens, i, rl):
     if tokens[i].text in rl.words["zhe"]:
