@@ -953,6 +953,19 @@ def _recent_mat(r, rl: Rule):
     return None
 
 
+@rule("set-where")
+def set_where(r, kind, tokens, i, rl) -> bool:
+    """設膳篚在其北: 在 after a thing laid (設) in the clause says where it is laid (dest), not a
+    second act, a state."""
+    last = r.events[-1] if r.events else None
+    if last is None or not r.lex.has(kind, "state") or "theme" not in last.fields:
+        return False
+    if last.kind not in rl.words["acts"]:
+        return False  # 膳尊兩甒在南: the vessels of the ruler's wine are in the south (a state)
+    r.prep = "to"
+    return True
+
+
 @rule("new-event")
 def new_event(r, kind, tokens, i, rl) -> bool:
     r.new_event(kind)
