@@ -507,3 +507,15 @@ def test_a_place_after_the_last_act_of_a_sentence_is_its_place():
     assert format_events(like.events) == "如 agent=主人^ like=獻庶子之禮"
     stood, _ = annotate_example("笙入堂下，磬南，北面立")
     assert format_events(stood.events) == "立 agent=笙^ at=磬南 face=北"
+
+
+def test_a_distance_after_a_relative_place_is_part_of_it():
+    """Places as written (大射儀 253: 服不侯西北三步，北面拜受爵): a numeral and a measure (步, 笴)
+    after a relative place are its distance, part of the place; after a thing alone (燕禮 記:
+    上射退于物一笴) they say how far one steps back, and the place is the thing."""
+    from yili_kg.loaders.annotation.annotate import annotate_example
+
+    stood, _ = annotate_example("司馬正洗散，遂實爵，獻服不。服不侯西北三步，北面拜受爵")
+    assert stood.events[0].fields["at"] == ("侯西北三步",)
+    back, _ = annotate_example("上射退于物一笴")
+    assert back.events[0].fields["at"] == ("物",)

@@ -224,10 +224,23 @@ class ClauseReader:
             event.set("at", (*event.fields.get("at", ()), text))
 
     def noun_phrase(self, tokens: list[Token], i: int) -> tuple[str, int]:
-        """X之Y / X東南 … : a place written relative to a person or thing (one or more tokens).
+        """X之Y / X東南 … : a place written relative to a person or thing (one or more tokens),
+        with the distance written after it (侯西北三步, 堂前三笴: a numeral and a measure; not
+        after a thing alone: 退于物一笴, how far he steps back from the mark).
 
         Returns the canonical label when the phrase is a term of the ontology, else the text.
         """
+        text, used = self.plain_phrase(tokens, i)
+        j = i + used
+        relative = used > 1 or tokens[i].text[-1] in word_class("relative")  # not 退于物一笴
+        if relative and j + 1 < len(tokens) and tokens[j].text in word_values("numeral"):
+            if tokens[j + 1].text in word_class("measure") and not tokens[j + 1].kinds:
+                written = "".join(t.text for t in tokens[i : j + 2])
+                return written, used + 2
+        return text, used
+
+    def plain_phrase(self, tokens: list[Token], i: int) -> tuple[str, int]:
+        """X之Y / X東南 …, without a distance after it (noun_phrase)."""
         token = tokens[i]
         j = i + 1
         text = token.text
