@@ -1409,6 +1409,28 @@ def _last_offered(r: ClauseReader, rl: Rule) -> tuple[str, ...]:
     return ()
 
 
+@rule("thing-in-name")
+def thing_in_name(r, subjects, rl) -> bool:
+    """工左瑟: an act whose name ends with the thing it handles (yl:namesThing) has that thing
+    for its theme when no other is written: the longest object its name ends with."""
+    done = False
+    for event in r.events:
+        if "theme" in event.fields or not r.lex.has(event.kind, "namesThing"):
+            continue
+        thing = next(
+            (
+                t
+                for k in range(1, len(event.kind))
+                if (t := r.lex.forms["object"].get(event.kind[k:]))
+            ),
+            None,
+        )
+        if thing:
+            event.set("theme", thing)
+            done = True
+    return done
+
+
 @rule("thing-in-hand")
 def thing_in_hand(r, subjects, rl) -> bool:
     """坐奠于薦南, 授主人, 反奠于豐上: an act that always handles a thing (yl:handlesThing) and
