@@ -412,6 +412,18 @@ def a_little_aside(r, tokens, i, rl):
     return 2
 
 
+@rule("there-is")
+def there_is(r, tokens, i, rl):
+    """飲辯有脯醢, 皆有祭: 有X says X is there (each has 脯醢; the stand has its offering portion,
+    注: 祭，祭肺也): X is no theme of the act before it, and 祭 after 有 is the portion, no act."""
+    nxt = _next(tokens, i)
+    if tokens[i].text not in rl.words["there"] or tokens[i].kinds or nxt is None:
+        return None
+    if nxt.of("object") or nxt.of("action") in rl.words["portion"]:
+        return 2
+    return None
+
+
 @rule("zhe")
 def zhe(r, tokens, i, rl):
     if tokens[i].text in rl.words["zhe"]:
