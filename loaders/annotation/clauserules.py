@@ -1421,6 +1421,29 @@ def _last_offered(r: ClauseReader, rl: Rule) -> tuple[str, ...]:
     return ()
 
 
+@rule("from-the-dishes")
+def from_the_dishes(r, subjects, rl) -> bool:
+    """辯有脯醢。不祭: an offering (祭) naming nothing, just after a clause that says the dishes
+    each one has (有X), is from those dishes (注: 衆工…不祭脯醢), implied."""
+    from yili_kg.loaders.terms.tokens import tokenize
+
+    texts = list(r.ctx.texts.values())
+    if len(texts) < 2:
+        return False
+    before = tokenize(texts[-2], r.lex)
+    had = [
+        t.of("object")
+        for k, t in enumerate(before[1:], start=1)
+        if before[k - 1].text in rl.words["there"] and t.of("object")
+    ]
+    done = False
+    for event in r.events:
+        if had and event.kind in rl.words["acts"] and "theme" not in event.fields:
+            event.set("theme", had[-1], "?")
+            done = True
+    return done
+
+
 @rule("thing-in-name")
 def thing_in_name(r, subjects, rl) -> bool:
     """工左瑟: an act whose name ends with the thing it handles (yl:namesThing) has that thing
