@@ -293,6 +293,19 @@ def numeral_companion(r, tokens, i, rl):
     return None
 
 
+@rule("change-cup")
+def change_cup(r, tokens, i, rl):
+    """則降更觶洗: 更 and a cup is taking another cup (更爵), that cup its theme (注: 言更觶，卿尊也)."""
+    token, nxt = tokens[i], _next(tokens, i)
+    if token.text != rl.word("change") or token.kinds or nxt is None:
+        return None
+    if nxt.of("object") not in rl.words["cups"]:
+        return None
+    r.verb(rl.word("act"), tokens, i)
+    r.events[-1].set("theme", nxt.of("object"))
+    return 2
+
+
 @rule("arrows-counted")
 def arrows_counted(r, tokens, i, rl):
     """搢三挾一個: a numeral just after 搢 is how many arrows are stuck in the belt (the arrows
