@@ -243,6 +243,20 @@ def answer_count(r, tokens, i, rl):
     return None
 
 
+@rule("cover-on")
+def cover_on(r, tokens, i, rl):
+    """執冪者蓋冪, 執冪者反冪: covering the vessels with the cloth, or putting it back over them,
+    is 加 (put on), the cloth its theme; not 反位 to a place."""
+    token, nxt = tokens[i], _next(tokens, i)
+    if token.text not in rl.words["cover"] or token.kinds or nxt is None:
+        return None
+    if nxt.of("object") not in rl.words["thing"]:
+        return None
+    r.verb(rl.word("act"), tokens, i)
+    r.events[-1].set("theme", nxt.of("object"))
+    return 2
+
+
 @rule("return-to")
 def return_to(r, tokens, i, rl):
     token, nxt = tokens[i], _next(tokens, i)
@@ -295,7 +309,8 @@ def numeral_companion(r, tokens, i, rl):
 
 @rule("change-cup")
 def change_cup(r, tokens, i, rl):
-    """則降更觶洗: 更 and a cup is taking another cup (更爵), that cup its theme (注: 言更觶，卿尊也)."""
+    """則降更觶洗: 更 and a cup is taking another cup (更爵), that cup its theme (注: 言更觶，
+    卿尊也)."""
     token, nxt = tokens[i], _next(tokens, i)
     if token.text != rl.word("change") or token.kinds or nxt is None:
         return None
