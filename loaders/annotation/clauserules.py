@@ -1421,10 +1421,10 @@ def laid_there(r, subjects, rl) -> bool:
 def served_one(r, subjects, rl) -> bool:
     """主人獻賓。…膳宰薦脯醢 / 設折俎: the dried meat and the stand set out in a round of drinking
     are for the one just offered the cup (to=賓?), when the clause names no one: the recipient
-    of the last offering (獻, 酢) within the last few acts."""
+    of the last offering (獻, 酢) within the last few acts; a stand denied (無脀) is no one's."""
     done = False
     for event in r.events:
-        if event.kind not in rl.words["acts"] or "to" in event.fields:
+        if event.kind not in rl.words["acts"] or "to" in event.fields or event.get("neg") == "1":
             continue
         theme = event.fields.get("theme", ())
         if event.kind not in rl.words["any-theme"] and not set(theme) & set(rl.words["dishes"]):
