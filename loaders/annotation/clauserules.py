@@ -1545,6 +1545,40 @@ def elided_act(r, subjects, rl) -> bool:
     return True
 
 
+@rule("dish-alone")
+def dish_alone(r, subjects, rl) -> bool:
+    """胥薦主人于洗北，西面，脯醢 / 薦脯醢，折俎: a clause that is only a dish, after food was
+    presented, is what was presented (``+ theme=``), or, when that act named its dish, one more
+    set out (設) for the same one (rule served-one)."""
+    if subjects or r.at or r.face or r.before or len(r.topic) != 1:
+        return False
+    dish = r.topic[0]
+    if dish not in rl.words["dishes"]:
+        return False
+    last = next((e for _, e in reversed(r.ctx.history) if not e.modifier), None)
+    if last is None or last.kind not in rl.words["after"]:
+        return False
+    if "theme" not in last.fields:
+        event = Event("", modifier=True)
+        event.set("theme", (dish,))
+        r.events.append(event)
+        return True
+    if dish in last.fields["theme"]:
+        return False
+    event = r.new_event(rl.word("act"))
+    event.set("theme", (dish,))
+    event.fields["noagent"] = ("unstated",)
+    _serve(r, event)
+    return True
+
+
+def _serve(r: ClauseReader, event: Event) -> None:
+    """The dish set out for the one just offered the cup (rule served-one)."""
+    served = _last_offered(r, rule_named("served-one"))
+    if served:
+        event.set("to", served, "?")
+
+
 @rule("place-of-last-act")
 def place_of_last_act(r, subjects, rl) -> bool:
     """主人降洗，洗南，西北面 / 遂獻左右正與内小臣，皆于阼階上，如獻庶子之禮: a clause that is
