@@ -210,6 +210,8 @@ def compass_place(r, tokens, i, rl):
 def facing(r, tokens, i, rl):
     if tokens[i].of("direction") and _has(_next(tokens, i), rl.words["face"]):
         r.set_face(tokens[i].of("direction"))
+        if r.events and i + 2 == len(tokens) and "face" not in r.events[-1].fields:
+            r.events[-1].set("face", r.face)  # 反位于階西東面: ending the clause, the act's
         return 2
     return None
 
