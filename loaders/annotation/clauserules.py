@@ -798,6 +798,19 @@ def doer_named(r, tokens, i, rl):
     return None
 
 
+@rule("already-done")
+def already_done(r, tokens, i, rl):
+    """士既獻者立于東方: ROLE既ACT者 heading a clause names those of the role the act was
+    already done to or by (the 士 already offered), the subject of what follows; the act is
+    not done again here (注: 每已獻而即位于東方)."""
+    nxt, zhe = _next(tokens, i), _next(tokens, i, 2)
+    if tokens[i].text not in rl.words["already"] or tokens[i].kinds or r.events:
+        return None
+    if nxt is None or "action" not in nxt.kinds or not _has(zhe, rl.words["zhe"]):
+        return None
+    return 3
+
+
 @rule("doer-of-act")
 def doer_of_act(r, tokens, i, rl):
     """酌者加勺, 致者阼階下再拜稽首, 卒爵者興: an act with 者 at the head of a clause, more
