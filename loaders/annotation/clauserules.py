@@ -798,6 +798,23 @@ def doer_named(r, tokens, i, rl):
     return None
 
 
+@rule("with-the-one-who")
+def with_the_one_who(r, tokens, i, rl):
+    """與立于洗南者二人皆再拜稽首送觶: 與, an act and its place, and 者, heading a clause, is
+    'with the one who stands south of the washer': a person, no act of the clause; the count
+    after it (二人) is the two of them, and the one carried over acts with him."""
+    if i or tokens[i].text not in rl.words["with"] or tokens[i].kinds:
+        return None
+    nxt = _next(tokens, i)
+    if nxt is None or "action" not in nxt.kinds:
+        return None
+    end = next((k for k in range(i + 2, len(tokens)) if tokens[k].text in rl.words["zhe"]), None)
+    if end is None or any(set(t.kinds) == {"action"} for t in tokens[i + 2 : end]):
+        return None
+    after = _next(tokens, end)
+    return end + 1 - i + (1 if after is not None and after.text in rl.words["count"] else 0)
+
+
 @rule("already-done")
 def already_done(r, tokens, i, rl):
     """士既獻者立于東方: ROLE既ACT者 heading a clause names those of the role the act was
