@@ -696,11 +696,16 @@ def relative_place(r, tokens, i, rl):
 
 @rule("beside-person")
 def beside_person(r, tokens, i, rl):
+    """主人賓右拜送爵: at the 賓's right; 大射正立于公後: behind the 公 (前, 後 only after a
+    preposition: 大夫後出 is the 大夫 going out after)."""
     token, nxt = tokens[i], _next(tokens, i)
-    if (
-        token.of("role")
-        and _has(nxt, rl.words["side"])
-        and (r.events or r.prep or (r.subjects and not r.joined) or _stance_after(r, tokens, i, rl))
+    if not token.of("role") or nxt is None:
+        return None
+    if _has(nxt, rl.words["front-back"]) and r.prep == "at":
+        r.place_here(token.text + nxt.text)
+        return 2
+    if _has(nxt, rl.words["side"]) and (
+        r.events or r.prep or (r.subjects and not r.joined) or _stance_after(r, tokens, i, rl)
     ):
         r.place_here(token.text + nxt.text)
         return 2
