@@ -259,6 +259,22 @@ def cover_on(r, tokens, i, rl):
     return 2
 
 
+@rule("arrive")
+def arrive(r, tokens, i, rl):
+    """至于階, 至乏: 至 before 于 or a place is reaching it (及), an act, as 及階 is; not 賓至
+    (the time the guest comes) nor 至再拜 (the bow at his coming)."""
+    token, nxt = tokens[i], _next(tokens, i)
+    if token.text != rl.word("reach") or token.kinds or nxt is None:
+        return None
+    if nxt.text not in rl.words["yu"] and not nxt.kinds.keys() & PLACES:
+        return None
+    r.verb(rl.word("act"), tokens, i)
+    if nxt.text in rl.words["yu"]:
+        r.prep = word_values("preposition")[nxt.text]
+        return 2
+    return 1
+
+
 @rule("return-to")
 def return_to(r, tokens, i, rl):
     token, nxt = tokens[i], _next(tokens, i)
