@@ -1455,6 +1455,23 @@ def _salute_on_the_way(r, event: Event, rl: Rule) -> bool:
     return bool(set(here) & set(rl.words["stations"]) or set(before) & set(rl.words["reached"]))
 
 
+@rule("there-on-arrival")
+def there_on_arrival(r, subjects, rl) -> bool:
+    """以至于乏，坐: a posture naming no place, the first act of the clause just after
+    arriving at a place (及X) in the same sentence, is taken there (implied: at=乏?)."""
+    if not r.events or r.events[0].kind not in rl.words["postures"] or "at" in r.events[0].fields:
+        return False
+    if r.ctx.new_sentence or not r.ctx.history:
+        return False
+    pid, last = r.ctx.history[-1]
+    if last.kind not in rl.words["arrive"] or "dest" not in last.fields:
+        return False
+    if sentence_of(pid) != r.ctx.sentence or set(last.agent) != set(r.events[0].agent):
+        return False
+    r.events[0].set("at", last.fields["dest"], "?")
+    return True
+
+
 @rule("laid-there")
 def laid_there(r, subjects, rl) -> bool:
     """西序之席, 左個之西北三步，東面設薦俎: a place named before an act of setting out (in its
