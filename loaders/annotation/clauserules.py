@@ -661,6 +661,29 @@ def _opens_clause(r: ClauseReader, tokens: Tokens, i: int) -> bool:
     return not (r.events or r.subjects or r.at) and i == (1 if r.all_ else 0)
 
 
+@rule("thing-at-place")
+def thing_at_place(r, tokens, i, rl):
+    """取俎西之觶, 取豐上之觶: after an act that takes from somewhere (yl:yuSource), a thing, a
+    word of place and 之 before another thing is that thing, taken from there (theme=觶
+    from=俎西), not the first thing handled and the second taken at a place."""
+    token = tokens[i]
+    if not (r.events and r.lex.has(r.events[-1].kind, "yuSource") and token.of("object")):
+        return None
+    if "theme" in r.events[-1].fields or r.prep is not None:
+        return None
+    j = i + 1
+    while j < len(tokens) and j - i <= 2 and tokens[j].text in rl.words["where"]:
+        j += 1
+    if j == i + 1 or not _has(_next(tokens, j - 1), rl.words["of"]):
+        return None
+    thing = tokens[j + 1].of("object") if j + 1 < len(tokens) else None
+    if not thing:
+        return None
+    r.events[-1].set("theme", thing)
+    r.events[-1].set("from", r.known_place("".join(t.text for t in tokens[i:j])))
+    return j + 2 - i
+
+
 @rule("relative-then-facing")
 def relative_then_facing(r, tokens, i, rl):
     """賓主人之西北面拜送, 由堂下西階之東北面視上射: X之 and two compass words before 面 is X之
