@@ -500,7 +500,11 @@ class ClauseReader:
             for event in self.events:
                 if places and "at" not in event.fields:
                     event.set("at", places)
+                if self.ctx.pending_face and "face" not in event.fields:
+                    event.set("face", self.ctx.pending_face)
+                    self.ctx.trace.append("stance-ahead")  # the rule left it for this act
         self.ctx.pending = None
+        self.ctx.pending_face = None
         return subjects
 
     def assign_agent(self, index: int, event: Event, subjects: tuple[str, ...], text: str):

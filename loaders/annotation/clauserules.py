@@ -1672,6 +1672,22 @@ def _serve(r: ClauseReader, event: Event) -> None:
         event.set("to", served, "?")
 
 
+@rule("stance-ahead")
+def stance_ahead(r, subjects, rl) -> bool:
+    """賓右北面，至再拜: a place and a facing with no subject and no verb, first in a sentence
+    in which an act follows, are where and how the next act is done (the 主人 at the 賓's right,
+    facing north, bows), not an addition to the sentence before."""
+    ctx = r.ctx
+    if subjects or not (r.at and r.face) or r.before or r.upper or not ctx.new_sentence:
+        return False
+    if not any(_has_act(r, text, rl) for text in ctx.rest_of_sentence):
+        return False
+    ctx.pending = ((), tuple(r.at))
+    ctx.pending_at = ctx.clauses
+    ctx.pending_face = r.face
+    return True
+
+
 @rule("place-of-last-act")
 def place_of_last_act(r, subjects, rl) -> bool:
     """主人降洗，洗南，西北面 / 遂獻左右正與内小臣，皆于阼階上，如獻庶子之禮: a clause that is

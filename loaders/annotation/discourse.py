@@ -42,6 +42,7 @@ class Context:
     paragraph_has_agent: bool = False
     partners: tuple[str, ...] = ()  # those the last agent acted with (以賓)
     pending: tuple | None = None  # subject and place of a verbless clause, for the next one
+    pending_face: str | None = None  # and its facing (賓右北面，至再拜: rule stance-ahead)
     clauses: int = 0  # clauses read so far
     pending_at: int = 0  # the clause that left ``pending``
     topic_role: tuple[str, ...] = ()  # X則…: the person the clause is about
