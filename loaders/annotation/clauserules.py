@@ -74,6 +74,8 @@ def skip_adverb(r, tokens, i, rl):
     if "action" in nxt.kinds:
         return 1
     after = _next(tokens, i + 1)  # 遂下拜: the adverb before the 下 of down-to-bow
+    if nxt.text in word_class("compass") and after is not None and "action" in after.kinds:
+        return 1  # 遂西取弓矢: then (going) west, not a place 遂西
     down = rule_named("down-to-bow").word("down")
     if nxt.text == down and not nxt.kinds and after is not None and "action" in after.kinds:
         return 1
