@@ -494,3 +494,28 @@ def test_the_salutes_of_the_walk_are_to_no_one():
         assert "to" not in salute.fields, (clauses, format_events(record.events))
     record, _ = annotate_example("主人以賓升，賓揖升")
     assert record.events[0].fields["to"] == ("主人",)
+
+
+def test_a_place_after_the_last_act_of_a_sentence_is_its_place():
+    """Rule place-of-last-act (燕禮 140, 大射儀 322): a place-only clause followed in its sentence
+    by no act but a 如X is where the act before was done; followed by an act, or first in its
+    sentence, it is that act's place (鄉飲酒禮 88: 笙入堂下，磬南，北面立)."""
+    from yili_kg.loaders.annotation.annotate import annotate_example
+
+    offered = "主人降洗，遂獻左右正與内小臣，皆于阼階上，如獻庶子之禮"
+    like, _ = annotate_example(offered)
+    assert format_events(like.events) == "如 agent=主人^ like=獻庶子之禮"
+    stood, _ = annotate_example("笙入堂下，磬南，北面立")
+    assert format_events(stood.events) == "立 agent=笙^ at=磬南 face=北"
+
+
+def test_a_distance_after_a_relative_place_is_part_of_it():
+    """Places as written (大射儀 253: 服不侯西北三步，北面拜受爵): a numeral and a measure (步, 笴)
+    after a relative place are its distance, part of the place; after a thing alone (燕禮 記:
+    上射退于物一笴) they say how far one steps back, and the place is the thing."""
+    from yili_kg.loaders.annotation.annotate import annotate_example
+
+    stood, _ = annotate_example("司馬正洗散，遂實爵，獻服不。服不侯西北三步，北面拜受爵")
+    assert stood.events[0].fields["at"] == ("侯西北三步",)
+    back, _ = annotate_example("上射退于物一笴")
+    assert back.events[0].fields["at"] == ("物",)

@@ -67,6 +67,9 @@ class ClauseReader:
         self.led: list[str] = []  # 以賓: the persons the subject leads
         self.next_agent: tuple[str, ...] = ()  # a subject named after the clause's first acts
         self.side: str | None = None  # 于右 ending a clause: a side, for rule elided-act
+        self.places_left: tuple[str, ...] = ()  # the places a verbless clause left for this one
+        self.carry = False  # 以降: the next act goes away with the thing in hand (carried-off)
+        self.carried: list[Event] = []  # the acts that carry it (rule thing-in-hand)
 
     # -- helpers ---------------------------------------------------------------------------
     def is_a(self, kind: str, *ancestors: str) -> bool:
@@ -129,6 +132,9 @@ class ClauseReader:
             event.set(key, value)
         if self.next_agent:
             event.fields["_agent"] = self.next_agent
+        if self.carry:
+            self.carried.append(event)
+            self.carry = False
         self.events.append(event)
         return event
 
@@ -218,10 +224,23 @@ class ClauseReader:
             event.set("at", (*event.fields.get("at", ()), text))
 
     def noun_phrase(self, tokens: list[Token], i: int) -> tuple[str, int]:
-        """X之Y / X東南 … : a place written relative to a person or thing (one or more tokens).
+        """X之Y / X東南 … : a place written relative to a person or thing (one or more tokens),
+        with the distance written after it (侯西北三步, 堂前三笴: a numeral and a measure; not
+        after a thing alone: 退于物一笴, how far he steps back from the mark).
 
         Returns the canonical label when the phrase is a term of the ontology, else the text.
         """
+        text, used = self.plain_phrase(tokens, i)
+        j = i + used
+        relative = used > 1 or tokens[i].text[-1] in word_class("relative")  # not 退于物一笴
+        if relative and j + 1 < len(tokens) and tokens[j].text in word_values("numeral"):
+            if tokens[j + 1].text in word_class("measure") and not tokens[j + 1].kinds:
+                written = "".join(t.text for t in tokens[i : j + 2])
+                return written, used + 2
+        return text, used
+
+    def plain_phrase(self, tokens: list[Token], i: int) -> tuple[str, int]:
+        """X之Y / X東南 …, without a distance after it (noun_phrase)."""
         token = tokens[i]
         j = i + 1
         text = token.text
@@ -454,16 +473,16 @@ class ClauseReader:
         """A clause with no verb: its subjects and places wait for the next clause, or its
         places and facings add to the previous event (a ``+`` record)."""
         ctx = self.ctx
+        for rule in rules("verbless"):  # 司馬正東面: where he stands; 洗南: where he was
+            if rule.apply(self, tuple(dict.fromkeys(self.subjects)), rule):
+                ctx.trace.append(rule.id)
+                return self.events
         if not self.subjects and self.at and not self.face and not (self.before or self.upper):
             ctx.pending = ((), tuple(self.at))  # 西階上，北面作衆賓射: the next act's place
             ctx.pending_at = ctx.clauses
             return []
         if not self.subjects:
             return self.modifier()
-        for rule in rules("verbless"):  # 司馬正東面: where he stands
-            if rule.apply(self, tuple(dict.fromkeys(self.subjects)), rule):
-                ctx.trace.append(rule.id)
-                return self.events
         # 主人阼階之東，南面辭洗 / 賓、 cut from their verb: the subjects of consecutive
         # verbless clauses add up; not across a clause between (執冪者，反冪。主人筵，前獻賓)
         follows = ctx.pending and ctx.pending_at == ctx.clauses - 1
@@ -477,10 +496,15 @@ class ClauseReader:
         if not subjects and self.ctx.pending:
             subjects, places = self.ctx.pending
             subjects = tuple(subjects)
+            self.places_left = tuple(places)
             for event in self.events:
                 if places and "at" not in event.fields:
                     event.set("at", places)
+                if self.ctx.pending_face and "face" not in event.fields:
+                    event.set("face", self.ctx.pending_face)
+                    self.ctx.trace.append("stance-ahead")  # the rule left it for this act
         self.ctx.pending = None
+        self.ctx.pending_face = None
         return subjects
 
     def assign_agent(self, index: int, event: Event, subjects: tuple[str, ...], text: str):
@@ -565,6 +589,8 @@ def _begin_clause(pid: str, text: str, lexicon: Lexicon, ctx: Context) -> None:
     ctx.sentence = sentence
     ids = [c.id for c in _SENTENCES.get(sentence, ())]
     ctx.ends_sentence = not ids or ids[-1] == pid
+    after = ids.index(pid) + 1 if pid in ids else len(ids)
+    ctx.rest_of_sentence = tuple(c.text for c in _SENTENCES.get(sentence, ())[after:])
     if ctx.new_sentence:
         ctx.sentence_text = "".join(c.text for c in _SENTENCES.get(sentence, ())) or text
         if ctx.positive_agent and ctx.agent != ctx.positive_agent:

@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from yili_kg.loaders.annotation.annotate import ClauseReader, Token
 
 Tokens = list["Token"]
+PLACES = {"place", "object"}  # the kinds of token that name where (a thing may mark a place)
 
 
 def _next(tokens: Tokens, i: int, k: int = 1):
@@ -52,6 +53,19 @@ def all_together(r, tokens, i, rl):
     return None
 
 
+@rule("once-done")
+def once_done(r, tokens, i, rl):
+    """卒歌，主人獻工 / 卒祭，左個之西北三步: 卒 and an act, alone opening a sentence, is the
+    time of what follows (when the singing is done), no act of its own."""
+    nxt = _next(tokens, i)
+    if i or len(tokens) != 2 or tokens[0].text != rl.word("finish") or tokens[0].kinds:
+        return None
+    if nxt is None or "action" not in nxt.kinds or not r.ctx.new_sentence:
+        return None
+    r.stop = True
+    return 2
+
+
 @rule("skip-adverb")
 def skip_adverb(r, tokens, i, rl):
     token, nxt = tokens[i], _next(tokens, i)
@@ -60,6 +74,8 @@ def skip_adverb(r, tokens, i, rl):
     if "action" in nxt.kinds:
         return 1
     after = _next(tokens, i + 1)  # 遂下拜: the adverb before the 下 of down-to-bow
+    if nxt.text in word_class("compass") and after is not None and "action" in after.kinds:
+        return 1  # 遂西取弓矢: then (going) west, not a place 遂西
     down = rule_named("down-to-bow").word("down")
     if nxt.text == down and not nxt.kinds and after is not None and "action" in after.kinds:
         return 1
@@ -196,6 +212,8 @@ def compass_place(r, tokens, i, rl):
 def facing(r, tokens, i, rl):
     if tokens[i].of("direction") and _has(_next(tokens, i), rl.words["face"]):
         r.set_face(tokens[i].of("direction"))
+        if r.events and i + 2 == len(tokens) and "face" not in r.events[-1].fields:
+            r.events[-1].set("face", r.face)  # 反位于階西東面: ending the clause, the act's
         return 2
     return None
 
@@ -227,6 +245,36 @@ def answer_count(r, tokens, i, rl):
         r.verb(rl.word("act"), tokens, i)
         return 3
     return None
+
+
+@rule("cover-on")
+def cover_on(r, tokens, i, rl):
+    """執冪者蓋冪, 執冪者反冪: covering the vessels with the cloth, or putting it back over them,
+    is 加 (put on), the cloth its theme; not 反位 to a place."""
+    token, nxt = tokens[i], _next(tokens, i)
+    if token.text not in rl.words["cover"] or token.kinds or nxt is None:
+        return None
+    if nxt.of("object") not in rl.words["thing"]:
+        return None
+    r.verb(rl.word("act"), tokens, i)
+    r.events[-1].set("theme", nxt.of("object"))
+    return 2
+
+
+@rule("arrive")
+def arrive(r, tokens, i, rl):
+    """至于階, 至乏: 至 before 于 or a place is reaching it (及), an act, as 及階 is; not 賓至
+    (the time the guest comes) nor 至再拜 (the bow at his coming)."""
+    token, nxt = tokens[i], _next(tokens, i)
+    if token.text != rl.word("reach") or token.kinds or nxt is None:
+        return None
+    if nxt.text not in rl.words["yu"] and not nxt.kinds.keys() & PLACES:
+        return None
+    r.verb(rl.word("act"), tokens, i)
+    if nxt.text in rl.words["yu"]:
+        r.prep = word_values("preposition")[nxt.text]
+        return 2
+    return 1
 
 
 @rule("return-to")
@@ -279,6 +327,20 @@ def numeral_companion(r, tokens, i, rl):
     return None
 
 
+@rule("change-cup")
+def change_cup(r, tokens, i, rl):
+    """則降更觶洗: 更 and a cup is taking another cup (更爵), that cup its theme (注: 言更觶，
+    卿尊也)."""
+    token, nxt = tokens[i], _next(tokens, i)
+    if token.text != rl.word("change") or token.kinds or nxt is None:
+        return None
+    if nxt.of("object") not in rl.words["cups"]:
+        return None
+    r.verb(rl.word("act"), tokens, i)
+    r.events[-1].set("theme", nxt.of("object"))
+    return 2
+
+
 @rule("arrows-counted")
 def arrows_counted(r, tokens, i, rl):
     """搢三挾一個: a numeral just after 搢 is how many arrows are stuck in the belt (the arrows
@@ -326,6 +388,19 @@ def with_subject(r, tokens, i, rl):
     return None
 
 
+@rule("carried-off")
+def carried_off(r, tokens, i, rl):
+    """以降, 以出, 以適X: 以 with its object left unsaid before going away is going with the thing
+    in hand: the act handles what its doer last took or was given (rule thing-in-hand)."""
+    nxt = _next(tokens, i)
+    if not (_bare_preposition(tokens, i) and tokens[i].text == rl.word("yi") and nxt is not None):
+        return None
+    if nxt.of("action") not in rl.words["acts"] or not r.verb_here(tokens, i + 1):
+        return None
+    r.carry = True
+    return 1
+
+
 @rule("thereupon")
 def thereupon(r, tokens, i, rl):
     nxt = _next(tokens, i)
@@ -369,6 +444,31 @@ def slightly(r, tokens, i, rl):
     if tokens[i].text in rl.words["manner"] and nxt and "action" in nxt.kinds:
         r.manner = tokens[i].text
         return 1
+    return None
+
+
+@rule("a-little-aside")
+def a_little_aside(r, tokens, i, rl):
+    """獻釋獲者于其位，少南: 少 and a compass word, the whole clause, is a place as written, a
+    little that way from where one was (注: 少南，辟中)."""
+    nxt = _next(tokens, i)
+    if i or len(tokens) != 2 or tokens[0].text not in rl.words["manner"] or nxt is None:
+        return None
+    if nxt.text not in word_class("compass"):
+        return None
+    r.place_here(tokens[0].text + nxt.text)
+    return 2
+
+
+@rule("there-is")
+def there_is(r, tokens, i, rl):
+    """飲辯有脯醢, 皆有祭: 有X says X is there (each has 脯醢; the stand has its offering portion,
+    注: 祭，祭肺也): X is no theme of the act before it, and 祭 after 有 is the portion, no act."""
+    nxt = _next(tokens, i)
+    if tokens[i].text not in rl.words["there"] or tokens[i].kinds or nxt is None:
+        return None
+    if nxt.of("object") or nxt.of("action") in rl.words["portion"]:
+        return 2
     return None
 
 
@@ -430,6 +530,11 @@ def suo(r, tokens, i, rl):
     nxt = _next(tokens, i)
     if tokens[i].text in rl.words["suo"] and nxt is not None and "action" in nxt.kinds:
         r.neg = False  # 無所辱: 'nothing that demeans', not a denied act
+        after = _next(tokens, i, 2)
+        if r.prep in rl.words["after"] and after is not None and after.kinds.keys() & PLACES:
+            _, used = r.noun_phrase(tokens, i + 2)  # 立于所設中之西南: the place as written
+            r.place_here("".join(t.text for t in tokens[i : i + 2 + used]))
+            return 2 + used
         return 2
     return None
 
@@ -558,6 +663,60 @@ def _opens_clause(r: ClauseReader, tokens: Tokens, i: int) -> bool:
     return not (r.events or r.subjects or r.at) and i == (1 if r.all_ else 0)
 
 
+@rule("thing-at-place")
+def thing_at_place(r, tokens, i, rl):
+    """取俎西之觶, 取豐上之觶: after an act that takes from somewhere (yl:yuSource), a thing, a
+    word of place and 之 before another thing is that thing, taken from there (theme=觶
+    from=俎西), not the first thing handled and the second taken at a place."""
+    token = tokens[i]
+    if not (r.events and r.lex.has(r.events[-1].kind, "yuSource") and token.of("object")):
+        return None
+    if "theme" in r.events[-1].fields or r.prep is not None:
+        return None
+    j = i + 1
+    while j < len(tokens) and j - i <= 2 and tokens[j].text in rl.words["where"]:
+        j += 1
+    if j == i + 1 or not _has(_next(tokens, j - 1), rl.words["of"]):
+        return None
+    thing = tokens[j + 1].of("object") if j + 1 < len(tokens) else None
+    if not thing:
+        return None
+    r.events[-1].set("theme", thing)
+    r.events[-1].set("from", r.known_place("".join(t.text for t in tokens[i:j])))
+    return j + 2 - i
+
+
+@rule("relative-then-facing")
+def relative_then_facing(r, tokens, i, rl):
+    """賓主人之西北面拜送, 由堂下西階之東北面視上射: X之 and two compass words before 面 is X之
+    and the first (a place), then the second and 面 (a facing): 面 needs a direction of its own."""
+    token, of, after, nxt = tokens[i], _next(tokens, i), _next(tokens, i, 2), _next(tokens, i, 3)
+    if not (token.kinds.keys() & {"role", "object", "place"} and _has(of, rl.words["of"])):
+        return None
+    if after is None or len(after.text) != 2 or not set(after.text) <= set(word_class("compass")):
+        return None
+    direction = r.lex.forms["direction"].get(after.text[1])
+    if not _has(nxt, rl.words["face"]) or direction is None:
+        return None
+    r.place_here(r.known_place(token.text + of.text + after.text[0]))
+    r.set_face(direction)
+    return 4
+
+
+@rule("place-within-place")
+def place_within_place(r, tokens, i, rl):
+    """亨于門外東方: after 于, a place and a place right after it are one place as written (the
+    east side outside the gate), not two; not after 由 (由楹内東楹之東: the way, then where to)."""
+    token, nxt = tokens[i], _next(tokens, i)
+    if r.prep != "at" or "place" not in token.kinds or "role" in token.kinds:
+        return None
+    if nxt is None or "place" not in nxt.kinds or "role" in nxt.kinds:
+        return None
+    rest, used = r.noun_phrase(tokens, i + 1)
+    r.place_here(r.known_place(token.text + rest))
+    return 1 + used
+
+
 @rule("relative-place")
 def relative_place(r, tokens, i, rl):
     token, nxt, after = tokens[i], _next(tokens, i), _next(tokens, i, 2)
@@ -578,11 +737,16 @@ def relative_place(r, tokens, i, rl):
 
 @rule("beside-person")
 def beside_person(r, tokens, i, rl):
+    """主人賓右拜送爵: at the 賓's right; 大射正立于公後: behind the 公 (前, 後 only after a
+    preposition: 大夫後出 is the 大夫 going out after)."""
     token, nxt = tokens[i], _next(tokens, i)
-    if (
-        token.of("role")
-        and _has(nxt, rl.words["side"])
-        and (r.events or r.prep or (r.subjects and not r.joined) or _stance_after(r, tokens, i, rl))
+    if not token.of("role") or nxt is None:
+        return None
+    if _has(nxt, rl.words["front-back"]) and r.prep == "at":
+        r.place_here(token.text + nxt.text)
+        return 2
+    if _has(nxt, rl.words["side"]) and (
+        r.events or r.prep or (r.subjects and not r.joined) or _stance_after(r, tokens, i, rl)
     ):
         r.place_here(token.text + nxt.text)
         return 2
@@ -617,12 +781,21 @@ def one_of_group(r, tokens, i, rl):
 
 @rule("its-side")
 def its_side(r, tokens, i, rl):
+    """其南, 其位, 其位南: a place relative to the one just named, or his own place (位),
+    written as it stands."""
     nxt = _next(tokens, i)
-    if tokens[i].text in rl.words["its"] and nxt and nxt.text in word_class("relative"):
-        r.put_place(r.events[-1] if r.events else None, r.prep, tokens[i].text + nxt.text)
-        r.prep = None
-        return 2
-    return None
+    if tokens[i].text not in rl.words["its"] or nxt is None:
+        return None
+    used = 2
+    if nxt.text in rl.words["place"] and not nxt.kinds:  # 獻釋獲者于其位, 出于其位南
+        after = _next(tokens, i, 2)
+        used += 1 if after is not None and after.text in word_class("relative") else 0
+    elif nxt.text not in word_class("relative"):
+        return None
+    text = "".join(t.text for t in tokens[i : i + used])
+    r.put_place(r.events[-1] if r.events else None, r.prep, text)
+    r.prep = None
+    return used
 
 
 @rule("subject-between")
@@ -669,6 +842,36 @@ def doer_named(r, tokens, i, rl):
         r.subjects.append(doer)
         return 1
     return None
+
+
+@rule("with-the-one-who")
+def with_the_one_who(r, tokens, i, rl):
+    """與立于洗南者二人皆再拜稽首送觶: 與, an act and its place, and 者, heading a clause, is
+    'with the one who stands south of the washer': a person, no act of the clause; the count
+    after it (二人) is the two of them, and the one carried over acts with him."""
+    if i or tokens[i].text not in rl.words["with"] or tokens[i].kinds:
+        return None
+    nxt = _next(tokens, i)
+    if nxt is None or "action" not in nxt.kinds:
+        return None
+    end = next((k for k in range(i + 2, len(tokens)) if tokens[k].text in rl.words["zhe"]), None)
+    if end is None or any(set(t.kinds) == {"action"} for t in tokens[i + 2 : end]):
+        return None
+    after = _next(tokens, end)
+    return end + 1 - i + (1 if after is not None and after.text in rl.words["count"] else 0)
+
+
+@rule("already-done")
+def already_done(r, tokens, i, rl):
+    """士既獻者立于東方: ROLE既ACT者 heading a clause names those of the role the act was
+    already done to or by (the 士 already offered), the subject of what follows; the act is
+    not done again here (注: 每已獻而即位于東方)."""
+    nxt, zhe = _next(tokens, i), _next(tokens, i, 2)
+    if tokens[i].text not in rl.words["already"] or tokens[i].kinds or r.events:
+        return None
+    if nxt is None or "action" not in nxt.kinds or not _has(zhe, rl.words["zhe"]):
+        return None
+    return 3
 
 
 @rule("doer-of-act")
@@ -720,6 +923,35 @@ def subject(r, tokens, i, rl):
         r.joined = False
         return 1
     return None
+
+
+@rule("up-or-down")
+def up_or_down(r, tokens, i, rl):
+    """笙一人拜于下, 諸公卿則以耦告于上: 于上, 于下 ending a clause, after an act that puts
+    nothing anywhere, are up on the hall and below it (注: 告諸公卿於堂上)."""
+    token = tokens[i]
+    place = word_values("up-down").get(token.text)  # 上 → 堂上, 下 → 堂下
+    if not place or token.kinds or i + 1 != len(tokens) or r.prep != "at" or not r.events:
+        return None
+    if i == 0 or tokens[i - 1].text not in rl.words["yu"]:
+        return None
+    if r.lex.has(r.events[-1].kind, "yuDestination"):
+        return None  # 則橫于下: the tallies laid crosswise on the near side (注: 自近為下)
+    r.place_here(r.known_place(place))
+    return 1
+
+
+@rule("side-of-state")
+def side_of_state(r, tokens, i, rl):
+    """上射在左, 卦者在左, 主人在右: a side (左, 右) right after a state (在) is where one is, a
+    place as written (at=左)."""
+    token = tokens[i]
+    if token.text not in rl.words["sides"] or token.kinds or not r.events or i == 0:
+        return None
+    if tokens[i - 1].of("action") != r.events[-1].kind or not r.lex.has(r.events[-1].kind, "state"):
+        return None
+    r.events[-1].set("at", (*r.events[-1].fields.get("at", ()), token.text))
+    return 1
 
 
 @rule("unnamed-place")
@@ -837,6 +1069,19 @@ def _recent_mat(r, rl: Rule):
         ):
             return event
     return None
+
+
+@rule("set-where")
+def set_where(r, kind, tokens, i, rl) -> bool:
+    """設膳篚在其北: 在 after a thing laid (設) in the clause says where it is laid (dest), not a
+    second act, a state."""
+    last = r.events[-1] if r.events else None
+    if last is None or not r.lex.has(kind, "state") or "theme" not in last.fields:
+        return False
+    if last.kind not in rl.words["acts"]:
+        return False  # 膳尊兩甒在南: the vessels of the ruler's wine are in the south (a state)
+    r.prep = "to"
+    return True
 
 
 @rule("new-event")
@@ -1235,14 +1480,46 @@ def _salute_on_the_way(r, event: Event, rl: Rule) -> bool:
     return bool(set(here) & set(rl.words["stations"]) or set(before) & set(rl.words["reached"]))
 
 
+@rule("there-on-arrival")
+def there_on_arrival(r, subjects, rl) -> bool:
+    """以至于乏，坐: a posture naming no place, the first act of the clause just after
+    arriving at a place (及X) in the same sentence, is taken there (implied: at=乏?)."""
+    if not r.events or r.events[0].kind not in rl.words["postures"] or "at" in r.events[0].fields:
+        return False
+    if r.ctx.new_sentence or not r.ctx.history:
+        return False
+    pid, last = r.ctx.history[-1]
+    if last.kind not in rl.words["arrive"] or "dest" not in last.fields:
+        return False
+    if sentence_of(pid) != r.ctx.sentence or set(last.agent) != set(r.events[0].agent):
+        return False
+    r.events[0].set("at", last.fields["dest"], "?")
+    return True
+
+
+@rule("laid-there")
+def laid_there(r, subjects, rl) -> bool:
+    """西序之席, 左個之西北三步，東面設薦俎: a place named before an act of setting out (in its
+    clause, or a verbless clause before it) is where the thing is laid (dest), not where one
+    stands."""
+    done = False
+    before = {*r.at, *r.places_left}  # not 亨于堂東北: where the cooking is done
+    for event in r.events:
+        if "at" in event.fields and "dest" not in event.fields:
+            if r.lex.has(event.kind, "unstatedAgent") and set(event.fields["at"]) <= before:
+                event.set("dest", event.fields.pop("at"))
+                done = True
+    return done
+
+
 @rule("served-one")
 def served_one(r, subjects, rl) -> bool:
     """主人獻賓。…膳宰薦脯醢 / 設折俎: the dried meat and the stand set out in a round of drinking
     are for the one just offered the cup (to=賓?), when the clause names no one: the recipient
-    of the last offering (獻, 酢) within the last few acts."""
+    of the last offering (獻, 酢) within the last few acts; a stand denied (無脀) is no one's."""
     done = False
     for event in r.events:
-        if event.kind not in rl.words["acts"] or "to" in event.fields:
+        if event.kind not in rl.words["acts"] or "to" in event.fields or event.get("neg") == "1":
             continue
         theme = event.fields.get("theme", ())
         if event.kind not in rl.words["any-theme"] and not set(theme) & set(rl.words["dishes"]):
@@ -1267,6 +1544,51 @@ def _last_offered(r: ClauseReader, rl: Rule) -> tuple[str, ...]:
     return ()
 
 
+@rule("from-the-dishes")
+def from_the_dishes(r, subjects, rl) -> bool:
+    """辯有脯醢。不祭: an offering (祭) naming nothing, just after a clause that says the dishes
+    each one has (有X), is from those dishes (注: 衆工…不祭脯醢), implied."""
+    from yili_kg.loaders.terms.tokens import tokenize
+
+    texts = list(r.ctx.texts.values())
+    if len(texts) < 2:
+        return False
+    before = tokenize(texts[-2], r.lex)
+    had = [
+        t.of("object")
+        for k, t in enumerate(before[1:], start=1)
+        if before[k - 1].text in rl.words["there"] and t.of("object")
+    ]
+    done = False
+    for event in r.events:
+        if had and event.kind in rl.words["acts"] and "theme" not in event.fields:
+            event.set("theme", had[-1], "?")
+            done = True
+    return done
+
+
+@rule("thing-in-name")
+def thing_in_name(r, subjects, rl) -> bool:
+    """工左瑟: an act whose name ends with the thing it handles (yl:namesThing) has that thing
+    for its theme when no other is written: the longest object its name ends with."""
+    done = False
+    for event in r.events:
+        if "theme" in event.fields or not r.lex.has(event.kind, "namesThing"):
+            continue
+        thing = next(
+            (
+                t
+                for k in range(1, len(event.kind))
+                if (t := r.lex.forms["object"].get(event.kind[k:]))
+            ),
+            None,
+        )
+        if thing:
+            event.set("theme", thing)
+            done = True
+    return done
+
+
 @rule("thing-in-hand")
 def thing_in_hand(r, subjects, rl) -> bool:
     """坐奠于薦南, 授主人, 反奠于豐上: an act that always handles a thing (yl:handlesThing) and
@@ -1277,7 +1599,9 @@ def thing_in_hand(r, subjects, rl) -> bool:
         return False
     done = False
     for index, event in enumerate(r.events):
-        if "theme" in event.fields or not r.lex.has(event.kind, "handlesThing"):
+        if "theme" in event.fields:
+            continue
+        if not (r.lex.has(event.kind, "handlesThing") or event in r.carried):
             continue
         recent = [e for _, e in r.ctx.history[-int(rl.word("within")) :]] + r.events[:index]
         held = [
@@ -1314,6 +1638,124 @@ def elided_act(r, subjects, rl) -> bool:
     if "cond" in last.fields and "cond" not in event.fields:
         event.fields["cond"] = last.fields["cond"]  # 若中，則…釋一算，上射于右: still if a hit
     return True
+
+
+@rule("dish-alone")
+def dish_alone(r, subjects, rl) -> bool:
+    """胥薦主人于洗北，西面，脯醢 / 薦脯醢，折俎: a clause that is only a dish, after food was
+    presented, is what was presented (``+ theme=``), or, when that act named its dish, one more
+    set out (設) for the same one (rule served-one)."""
+    if subjects or r.at or r.face or r.before or len(r.topic) != 1:
+        return False
+    dish = r.topic[0]
+    if dish not in rl.words["dishes"]:
+        return False
+    last = next((e for _, e in reversed(r.ctx.history) if not e.modifier), None)
+    if last is None or last.kind not in rl.words["after"]:
+        return False
+    if "theme" not in last.fields:
+        event = Event("", modifier=True)
+        event.set("theme", (dish,))
+        r.events.append(event)
+        return True
+    if dish in last.fields["theme"]:
+        return False
+    event = r.new_event(rl.word("act"))
+    event.set("theme", (dish,))
+    event.fields["noagent"] = ("unstated",)
+    _serve(r, event)
+    return True
+
+
+def _serve(r: ClauseReader, event: Event) -> None:
+    """The dish set out for the one just offered the cup (rule served-one)."""
+    served = _last_offered(r, rule_named("served-one"))
+    if served:
+        event.set("to", served, "?")
+
+
+@rule("stance-ahead")
+def stance_ahead(r, subjects, rl) -> bool:
+    """賓右北面，至再拜: a place and a facing with no subject and no verb, first in a sentence
+    in which an act follows, are where and how the next act is done (the 主人 at the 賓's right,
+    facing north, bows), not an addition to the sentence before."""
+    ctx = r.ctx
+    if subjects or not (r.at and r.face) or r.before or r.upper or not ctx.new_sentence:
+        return False
+    if not any(_has_act(r, text, rl) for text in ctx.rest_of_sentence):
+        return False
+    ctx.pending = ((), tuple(r.at))
+    ctx.pending_at = ctx.clauses
+    ctx.pending_face = r.face
+    return True
+
+
+@rule("place-of-last-act")
+def place_of_last_act(r, subjects, rl) -> bool:
+    """主人降洗，洗南，西北面 / 遂獻左右正與内小臣，皆于阼階上，如獻庶子之禮: a clause that is
+    only a place (and a facing), not first in its sentence, with no act after it in the
+    sentence (a 如X is none), is where the act just before was done (``+ at=``), or where it
+    went or was set out (``+ dest=``: 升…兩楹之間); not the next act's place (西階上，北面作衆賓射),
+    nor in the 記."""
+    ctx = r.ctx
+    if subjects or r.topic or not r.at or r.before or r.upper or ctx.new_sentence:
+        return False
+    if ctx.sentence.startswith(rl.words["part"]):
+        return False  # a rule of the 記 (朝服，于寢: where the feast is held)
+    if any(_has_act(r, text, rl) for text in ctx.rest_of_sentence):
+        return False
+    last = next(((pid, e) for pid, e in reversed(ctx.history) if not e.modifier), None)
+    if last is None or sentence_of(last[0]) != ctx.sentence:
+        return False  # 卒祭，左個之西北三步，東面: no act of the sentence to place
+    last = last[1]
+    # going (升…兩楹之間) or setting out (席工于西階上，少東): where it goes; else where it was done
+    going = any(r.lex.has(last.kind, frame) for frame in ("goalObject", "unstatedAgent"))
+    ctx.pending = None
+    event = Event("", modifier=True)
+    event.set("dest" if going else "at", r.at)
+    if r.face:
+        event.set("face", r.face)
+    r.events.append(event)
+    return True
+
+
+def _has_act(r: ClauseReader, text: str, rl: Rule) -> bool:
+    """Whether a clause names an act, other than 如X (the procedure repeated)."""
+    from yili_kg.loaders.terms.tokens import tokenize
+
+    if text.startswith(rl.words["like"]):
+        return False
+    return any("action" in t.kinds for t in tokenize(text, r.lex))
+
+
+@rule("each-to-his-place")
+def each_to_his_place(r, subjects, rl) -> bool:
+    """主人堂東，賓堂西，皆袒決遂: a person and a place and no verb, beside another person and
+    another place in the same sentence, is each going to his own side (適 dest=X), not a
+    subject and a place waiting for the act after them, which both do, each at his side."""
+    ctx = r.ctx
+    if len(subjects) != 1 or len(r.at) != 1 or r.face or r.before or r.at_marked:
+        return False
+    texts = list(ctx.rest_of_sentence[:1])
+    if not ctx.new_sentence and len(ctx.texts) > 1:
+        texts.append(list(ctx.texts.values())[-2])  # the clause before, in the sentence
+    if not any(_other_at_other_place(r, text, subjects[0], r.at[0]) for text in texts):
+        return False
+    event = _laid_at(r.new_event(rl.word("act")), r.at)
+    event.set("agent", subjects)
+    r.ctx.pending = None
+    return True
+
+
+def _other_at_other_place(r: ClauseReader, text: str, role: str, place: str) -> bool:
+    """Whether a clause is only another person and another place (賓堂西 beside 主人堂東)."""
+    from yili_kg.loaders.terms.tokens import tokenize
+
+    tokens = tokenize(text, r.lex)
+    if len(tokens) != 2:
+        return False
+    other, there = tokens[0].of("role"), tokens[1].of("place")
+    return bool(other and there and other != role and there != place)
 
 
 @rule("seating-list")

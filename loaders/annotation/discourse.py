@@ -34,6 +34,7 @@ class Context:
     command_to: tuple[str, ...] = ()  # the one commanded by the last 命/使
     sentence: str = ""
     ends_sentence: bool = True  # the clause being read is the last of its sentence
+    rest_of_sentence: tuple[str, ...] = ()  # the texts of the clauses after it in its sentence
     new_sentence: bool = False
     answered: tuple[str, ...] = ()  # the one answered by the last 答拜/對 (the turn goes back)
     answered_kind: str = ""  # the kind of that answer (許: a grant gives the turn back at once)
@@ -41,6 +42,7 @@ class Context:
     paragraph_has_agent: bool = False
     partners: tuple[str, ...] = ()  # those the last agent acted with (以賓)
     pending: tuple | None = None  # subject and place of a verbless clause, for the next one
+    pending_face: str | None = None  # and its facing (賓右北面，至再拜: rule stance-ahead)
     clauses: int = 0  # clauses read so far
     pending_at: int = 0  # the clause that left ``pending``
     topic_role: tuple[str, ...] = ()  # X則…: the person the clause is about
