@@ -1176,13 +1176,17 @@ def _bows_named(r: ClauseReader, rl: Rule):
 
 @rule("bow-to-offerer")
 def bow_to_offerer(r, subjects, rl) -> bool:
-    """A bow after draining the cup is to the one who offered it (公…立卒爵，坐奠爵，拜: to the
-    主人 who offered, not to the 膳宰 who handed the lung in between)."""
+    """A bow, or the praise of the wine, by one drinking the cup, after he made its offering,
+    tasted or drained it, is to the one who offered it (公…立卒爵，坐奠爵，拜; 賓…啐酒，降席，坐奠爵，
+    拜，告旨: to the 主人 who offered, not to the 膳宰 who set the dishes or handed the lung in
+    between)."""
     done = False
     for event in r.events:
-        if "to" in event.fields or not event.agent or not r.is_a(event.kind, rl.word("bow")):
+        if "to" in event.fields or not event.agent or r.lex.has(event.kind, "answer"):
             continue
-        if r.lex.has(event.kind, "answer") or not _drained(r, event.agent, rl):
+        if not (r.is_a(event.kind, rl.word("bow")) or event.kind in rl.words["praise"]):
+            continue
+        if not _drained(r, event.agent, rl):
             continue
         offerer = _offerer_of(r, event.agent)
         if offerer:
@@ -1193,7 +1197,12 @@ def bow_to_offerer(r, subjects, rl) -> bool:
 
 def _drained(r: ClauseReader, agent: tuple[str, ...], rl: Rule) -> bool:
     recent = r.ctx.history[-int(rl.word("drained")) :]
-    return any(r.lex.has(e.kind, "completesDrink") and e.agent == agent for _, e in recent)
+    return any(
+        (r.lex.has(e.kind, "completesDrink") or e.kind in rl.words["tasted"])
+        and e.agent == agent
+        and e.get("neg") != "1"
+        for _, e in recent
+    )
 
 
 def _offerer_of(r: ClauseReader, agent: tuple[str, ...]) -> tuple[str, ...]:
