@@ -1215,6 +1215,44 @@ def _offerer_of(r: ClauseReader, agent: tuple[str, ...]) -> tuple[str, ...]:
     return ()
 
 
+@rule("bow-beside")
+def bow_beside(r, subjects, rl) -> bool:
+    """賓大夫之右坐奠觶，拜: a bow by one who stands at another's side (ROLE之右, ROLE右, in
+    this clause or an act of his just before in the sentence) is to that one (the 大夫 he
+    pledges), not to the last other who acted (the 射人 who called him up)."""
+    done = False
+    for index, event in enumerate(r.events):
+        if "to" in event.fields or not event.agent or _mutual(r, event):
+            continue
+        if not r.lex.has(event.kind, "impliedRecipient") or r.lex.has(event.kind, "offering"):
+            continue
+        beside = _beside_whom(r, event, r.events[: index + 1], rl)
+        if beside and not set(beside) & set(event.agent):
+            event.set("to", beside, "?")
+            done = True
+    return done
+
+
+def _beside_whom(r: ClauseReader, event: Event, here: list[Event], rl: Rule) -> tuple[str, ...]:
+    """The person at whose side the agent of ``event`` stands: the place of his last act in
+    the sentence (this clause's acts up to it, then the acts before) written ROLE(之)右/左."""
+    before = [
+        e
+        for pid, e in r.ctx.history[-int(rl.word("within")) :]
+        if sentence_of(pid) == r.ctx.sentence
+    ]
+    of, sides = rl.word("of"), rl.words["side"]
+    for earlier in reversed([*before, *here]):
+        if earlier.agent != event.agent:
+            return ()
+        for place in earlier.fields.get("at", ()):
+            head = place[:-1].removesuffix(of) if place[-1:] in sides else ""
+            role = r.lex.forms["role"].get(head)
+            if role:
+                return (role,)
+    return ()
+
+
 @rule("implied-recipient")
 def implied_recipient(r, subjects, rl) -> bool:
     done = False
