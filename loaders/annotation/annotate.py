@@ -593,8 +593,20 @@ def _condition(pid: str, text: str, lexicon: Lexicon, ctx: Context) -> None:
     topic = subject.startswith(one_word("condition-topic"))
     if roles and topic:
         ctx.cond_topic = tuple(roles)  # 其笙，則獻諸西階上: the pipers are offered to
+    elif not roles and (present := _present(text.partition(if_)[2], lexicon)):
+        ctx.cond_topic = present  # 若有諸公，則先卿獻之: the 諸公 are offered to
     elif roles and not _commands(subject, lexicon):  # 大夫若有遵者，則入門左: the 大夫 enter
         ctx.agent = tuple(roles)  # (公有命，則不易不洗: the 公 only commands)
+
+
+def _present(text: str, lexicon: Lexicon) -> tuple[str, ...]:
+    """若有諸公: the persons a condition says are present (有 and only persons after it)."""
+    exists = rule_named("condition-topic").word("exists")  # 有
+    if not text.startswith(exists):
+        return ()
+    tokens = tokenize(text[len(exists) :], lexicon)
+    roles = tuple(r for t in tokens if (r := t.of("role")))
+    return roles if len(roles) == len(tokens) else ()
 
 
 def _commands(text: str, lexicon: Lexicon) -> bool:
