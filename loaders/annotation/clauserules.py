@@ -1293,7 +1293,7 @@ def served_one(r, subjects, rl) -> bool:
             continue
         theme = event.fields.get("theme", ())
         if event.kind not in rl.words["any-theme"] and not set(theme) & set(rl.words["dishes"]):
-            continue
+            continue  # (席 with no one named: the mat of the one just offered, as a dish)
         served = _last_offered(r, rl)
         if served and not set(served) & set(event.agent):
             event.set("to", served, "?")
