@@ -1186,9 +1186,10 @@ def bow_to_offerer(r, subjects, rl) -> bool:
             continue
         if not (r.is_a(event.kind, rl.word("bow")) or event.kind in rl.words["praise"]):
             continue
-        if not _drained(r, event.agent, rl):
+        receives = event.kind in rl.words["receive"]
+        if not receives and not _drained(r, event.agent, rl):
             continue
-        offerer = _offerer_of(r, event.agent)
+        offerer = _addressed_by(r, event.agent, rl) if receives else _offerer_of(r, event.agent)
         if offerer:
             event.set("to", offerer, "?")
             done = True
@@ -1203,6 +1204,19 @@ def _drained(r: ClauseReader, agent: tuple[str, ...], rl: Rule) -> bool:
         and e.get("neg") != "1"
         for _, e in recent
     )
+
+
+def _addressed_by(r: ClauseReader, agent: tuple[str, ...], rl: Rule) -> tuple[str, ...]:
+    """The agent of the last act done to ``agent`` by another (卿升，拜受觚: the 主人 who
+    offered to him, not the 司宮 who laid the mats in between); in the 記 within the sentence."""
+    ji = r.ctx.sentence.startswith(rl.word("part"))
+    for pid, earlier in reversed(r.ctx.history[-40:]):
+        if ji and sentence_of(pid) != r.ctx.sentence:
+            break
+        to = set(earlier.fields.get("to", ()))
+        if earlier.agent and set(agent) <= to and not set(agent) & set(earlier.agent):
+            return earlier.agent
+    return ()
 
 
 def _offerer_of(r: ClauseReader, agent: tuple[str, ...]) -> tuple[str, ...]:
