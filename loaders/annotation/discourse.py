@@ -106,6 +106,24 @@ def asked_ones_act(reader, event, text, rl: Rule) -> bool:
     return True
 
 
+@rule("asks-again")
+def asks_again(reader, event, text, rl: Rule) -> bool:
+    """小臣又請媵爵者。二大夫媵爵如初。請致者: a request naming no one who makes it, soon after
+    another's request, is his again (疏: 此請致者亦小臣也), not made by those who did what he
+    asked for nor by the one he asked."""
+    if not reader.is_a(event.kind, rl.word("request")):
+        return False
+    carried = set(reader.ctx.agent)
+    for _, earlier in reversed(reader.ctx.history[-int(rl.word("within")) :]):
+        if reader.is_a(earlier.kind, rl.word("request")) and earlier.agent:
+            asker = earlier.agent
+            if set(asker) & carried or carried & set(earlier.fields.get("to", ())):
+                return False
+            event.set("agent", asker, "^")
+            return True
+    return False
+
+
 @rule("returns-command")
 def returns_command(reader, event, text, rl: Rule) -> bool:
     """射人命賓，賓少進，禮辭。反命: the answer is carried back by the one who gave the
