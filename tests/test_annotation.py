@@ -494,3 +494,23 @@ def test_the_salutes_of_the_walk_are_to_no_one():
         assert "to" not in salute.fields, (clauses, format_events(record.events))
     record, _ = annotate_example("主人以賓升，賓揖升")
     assert record.events[0].fields["to"] == ("主人",)
+
+
+def test_the_ones_the_ruler_may_choose_are_named_after_or_as_at_first():
+    """Rule chosen-by (燕禮 103, 大射儀 292): 唯公所賜 is to the alternatives the sentence names,
+    or the next one when it begins with 若 (唯公所賜。若賓，若長); with no alternatives named and
+    the round done 如初, to those of the first time; and they go on with the round."""
+    from yili_kg.loaders.annotation.annotate import annotate_clauses, example_clauses
+
+    def records(text):
+        clauses, notes = example_clauses(text)
+        return {r.text: format_events(r.events) for r in annotate_clauses(clauses, notes=notes)}
+
+    after = records("公又舉奠觶，唯公所賜。若賓，若長，以旅于西階上，如初")
+    assert after["唯公所賜"] == "賜 agent=公 to=賓,卿?"
+    assert after["以旅于西階上"] == "旅酬 agent=賓,卿^ at=西階上 cond=若長"
+    again = records(
+        "公又行一爵，若賓，若長，唯公所酬，以旅于西階上。卒。公又舉奠觶，唯公所賜，以旅于西階上，如初"
+    )
+    assert again["唯公所賜"] == "賜 agent=公 to=賓,卿?"
+    assert again["如初"] == "如 agent=賓,卿^ like=初"

@@ -567,6 +567,7 @@ def _begin_clause(pid: str, text: str, lexicon: Lexicon, ctx: Context) -> None:
     ctx.ends_sentence = not ids or ids[-1] == pid
     if ctx.new_sentence:
         ctx.sentence_text = "".join(c.text for c in _SENTENCES.get(sentence, ())) or text
+        ctx.next_sentence_text = _next_sentence_text(sentence)
         if ctx.positive_agent and ctx.agent != ctx.positive_agent:
             ctx.agent = ctx.positive_agent  # 賓不辭洗。卒洗: the host, who did wash
         if sentence.startswith(rule_named("ji-names-no-one").word("part")):
@@ -625,6 +626,16 @@ def annotate_text(texts: Iterable[str], lexicon: Lexicon | None = None) -> list[
 
 
 _SENTENCES: dict[str, list] = {}
+
+
+def _next_sentence_text(sentence: str) -> str:
+    """The text of the sentence after ``sentence`` in its paragraph ("" if it is the last)."""
+    paragraph = sentence.rsplit(".", 1)[0]
+    ids = list(_SENTENCES)
+    after = ids[ids.index(sentence) + 1] if sentence in ids[:-1] else ""
+    if not after or after.rsplit(".", 1)[0] != paragraph:
+        return ""
+    return "".join(c.text for c in _SENTENCES[after])
 
 
 def _followed_by_ze(pid: str) -> bool:

@@ -401,6 +401,9 @@ def chosen_by(r, tokens, i, rl):
     alternatives = _alternatives(r, rl)
     if alternatives:
         r.events[-1].fields.pop("cond", None)  # 若賓，若長: whom he may choose, not a condition
+        r.ctx.alternatives = alternatives
+    elif rl.word("again") in r.ctx.sentence_text:
+        alternatives = r.ctx.alternatives  # 唯公所賜，以旅于西階上，如初: those of the first time
     chosen = alternatives or rl.words["else"]
     r.events[-1].set("to", chosen, "?")
     r.events[-1].fields["_chosen"] = chosen  # the discourse pass carries them on
@@ -413,8 +416,11 @@ def _alternatives(r: ClauseReader, rl: Rule) -> tuple[str, ...]:
 
     text = next(reversed(r.ctx.texts.values()), "")  # this clause's (the last read)
     rest = r.ctx.sentence_text.replace(text, "", 1) if text else ""
+    either = rl.word("either")
+    if either not in rest and r.ctx.next_sentence_text.startswith(either):
+        rest = r.ctx.next_sentence_text  # 唯公所賜。若賓，若長，以旅于西階上
     found: list[str] = []
-    for part in rest.split(rl.word("either"))[1:]:  # the words after each 若
+    for part in rest.split(either)[1:]:  # the words after each 若
         elder = next((e for e in rl.words["elder"] if part.startswith(e)), None)
         if elder:
             found.append(rl.word("elder-is"))

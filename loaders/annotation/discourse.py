@@ -45,6 +45,8 @@ class Context:
     pending_at: int = 0  # the clause that left ``pending``
     topic_role: tuple[str, ...] = ()  # X則…: the person the clause is about
     sentence_text: str = ""
+    next_sentence_text: str = ""  # the next sentence of the paragraph (若賓，若長 after 唯公所賜)
+    alternatives: tuple[str, ...] = ()  # the last 唯公所酬's alternatives (若賓，若長)
     positive_agent: tuple[str, ...] = ()  # the last agent of an act not denied
     offerers: list[tuple[str, ...]] = field(default_factory=list)  # agents of 獻, in order
     sent_to: tuple[str, ...] = ()  # the one a cup was just sent to (拜送爵): he drinks next
