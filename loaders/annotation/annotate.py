@@ -67,6 +67,7 @@ class ClauseReader:
         self.led: list[str] = []  # 以賓: the persons the subject leads
         self.next_agent: tuple[str, ...] = ()  # a subject named after the clause's first acts
         self.side: str | None = None  # 于右 ending a clause: a side, for rule elided-act
+        self.relayed = ""  # 君曰…: the ruler's words, said by the one commanding (relayed-words)
 
     # -- helpers ---------------------------------------------------------------------------
     def is_a(self, kind: str, *ancestors: str) -> bool:
@@ -433,6 +434,8 @@ class ClauseReader:
             event.set(key, value)
         if self.upper:
             event.set("upper", self.upper)
+        if self.relayed:
+            event.fields["say"] = (self.relayed,)  # 皆命。君曰無不醉: what he commanded
         return [event] if event.fields else []
 
     def finish(self, text: str) -> list[Event]:

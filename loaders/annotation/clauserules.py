@@ -35,6 +35,35 @@ def _has(token, text_or_texts) -> bool:
 # -- the token pass ---------------------------------------------------------------------------
 
 
+@rule("relayed-words")
+def relayed_words(r, tokens, i, rl):
+    """命卿大夫，君曰「以我安」; 皆命。君曰「無不醉」: the ruler's words quoted right after another's
+    command that says nothing yet are what that one commands, in the ruler's name (注: 君意殷勤…
+    命卿大夫以我故安): the say of the command, not a speech of the ruler nor a recipient."""
+    role, yue, said = tokens[i], _next(tokens, i), _next(tokens, i, 2)
+    if not (role.of("role") in rl.words["rulers"] and _has(yue, rl.words["says"])):
+        return None
+    if said is None or "say" not in said.kinds or r.subjects:
+        return None
+    words = role.text + yue.text + said.kinds["say"]
+    if r.events:
+        command = r.events[-1]
+        if command.kind not in r.lex.frames["command"] or "say" in command.fields:
+            return None
+        command.fields["say"] = (words,)
+        return 3
+    last = r.ctx.history[-1] if r.ctx.history else None
+    if last is None or paragraph_of(last[0]) != r.ctx.paragraph:
+        return None
+    command = last[1]
+    if command.kind not in r.lex.frames["command"] or "say" in command.fields:
+        return None
+    if set(command.agent) & set(rl.words["rulers"]):
+        return None  # 公命…。公曰: his own words
+    r.relayed = words
+    return 3
+
+
 @rule("say")
 def say(r: ClauseReader, tokens: Tokens, i: int, rl: Rule) -> int | None:
     if "say" in tokens[i].kinds:
