@@ -374,8 +374,13 @@ def preposition(r, tokens, i, rl):
 
 @rule("and-subject")
 def and_subject(r, tokens, i, rl):
+    """賓及衆賓: one more subject; 賓反入，及卿大夫皆說屨: first in its clause, 及 and a person
+    join him to the subject carried over (the 賓 and the 卿大夫 take off their shoes), not 及 a
+    place reached."""
     nxt = _next(tokens, i)
     if tokens[i].text in rl.words["and"] and not tokens[i].kinds.get("role"):
+        if not i and not r.subjects and r.ctx.agent and nxt and nxt.of("role"):
+            r.subjects = list(r.ctx.agent)
         if r.subjects and not r.events and nxt and nxt.of("role"):
             r.joined = True
             return 1
