@@ -216,6 +216,19 @@ def completes_bow(reader, event, text, rl) -> bool:
     return bool(doer)
 
 
+@rule("all-who-answered")
+def all_who_answered(reader, event, text, rl) -> bool:
+    """賓及諸公卿大夫皆興，對曰：「諾，敢不醉。」皆反位坐: 皆 after the answer of several to one is
+    those who answered, going on, not the one answered (rule turn-goes-back)."""
+    ctx = reader.ctx
+    if not (reader.all_ and ctx.answered and ctx.agent) or _several(reader, ctx.answered):
+        return False
+    if not _several(reader, ctx.agent):
+        return False
+    event.set("agent", ctx.agent, "^")
+    return True
+
+
 @rule("turn-goes-back")
 def turn_goes_back(reader, event, text, rl) -> bool:
     ctx = reader.ctx
@@ -239,6 +252,11 @@ def turn_goes_back(reader, event, text, rl) -> bool:
         event.set("agent", ctx.answered, "^")
         return True
     return False
+
+
+def _several(reader: ClauseReader, roles: tuple[str, ...]) -> bool:
+    """Whether ``roles`` are more than one person (two roles, or a group: 二人, 三耦)."""
+    return len(roles) > 1 or any(reader.lex.has(r, "collective") for r in roles)
 
 
 def _answer_ends_turn(ctx: Context, text: str, rl) -> bool:
