@@ -16,7 +16,14 @@ import re
 from typing import TYPE_CHECKING
 
 from yili_kg.loaders.annotation.annotations import Event, paragraph_of, sentence_of
-from yili_kg.loaders.annotation.rules import Rule, rule, rule_named, word_class, word_values
+from yili_kg.loaders.annotation.rules import (
+    Rule,
+    one_word,
+    rule,
+    rule_named,
+    word_class,
+    word_values,
+)
 
 if TYPE_CHECKING:
     from yili_kg.loaders.annotation.annotate import ClauseReader, Token
@@ -408,11 +415,28 @@ def slightly(r, tokens, i, rl):
 
 @rule("zhe")
 def zhe(r, tokens, i, rl):
+    """者 after an act closes what the clause says of its agent (衆賓之長升拜受者三人); but
+    ROLE既X者 before another act only says which of them act (士既獻者立于東方: the 士 already
+    offered stand), no act X of theirs."""
     if tokens[i].text in rl.words["zhe"]:
+        if r.events and _already_done(r, tokens, i):
+            r.events.pop()  # 既獻: done to them before, not now
+            return 1
         if r.events:
             r.stop = True
         return 1
     return None
+
+
+def _already_done(r, tokens: Tokens, i: int) -> bool:
+    """ROLE 既 ACT 者 and an act after it: 既X者 restricts the subject."""
+    return (
+        i >= 3
+        and len(r.events) == 1
+        and bool(r.subjects)
+        and tokens[i - 2].text == one_word("perfective")  # 既
+        and any("action" in t.kinds for t in tokens[i + 1 :])
+    )
 
 
 @rule("chosen-by")
