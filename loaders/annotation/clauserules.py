@@ -1120,12 +1120,27 @@ def condition_topic(r, subjects, rl) -> bool:
 
 @rule("person-pronoun")
 def person_pronoun(r, subjects, rl) -> bool:
-    if r.person_pronoun is not None and "to" not in r.person_pronoun.fields:
-        other = r.other_party(r.person_pronoun)
-        if other:
-            r.person_pronoun.set("to", other, "?")
-            return True
+    """酬之, 送之: the person 之 stands for: one the clause named before it who is not its
+    agent (主人就旅食之尊而獻之: the 士旅食者 whose jar it is), else the other party of the
+    exchange."""
+    event = r.person_pronoun
+    if event is None or "to" in event.fields:
+        return False
+    other = _named_in_clause(r, event) or r.other_party(event)
+    if other:
+        event.set("to", other, "?")
+        return True
     return False
+
+
+def _named_in_clause(r: ClauseReader, event: Event) -> tuple[str, ...]:
+    """The persons the clause names before ``event``'s verb, other than its agent."""
+    from yili_kg.loaders.terms.tokens import tokenize
+
+    text = next(reversed(r.ctx.texts.values()), "")
+    head = text[: text.rfind(event.kind)] if event.kind in text else ""
+    roles = [t.of("role") for t in tokenize(head, r.lex) if t.of("role")]
+    return tuple(dict.fromkeys(x for x in roles if x and x not in event.agent))
 
 
 @rule("takes-role")
