@@ -1375,6 +1375,41 @@ def _salute_on_the_way(r, event: Event, rl: Rule) -> bool:
     return bool(set(here) & set(rl.words["stations"]) or set(before) & set(rl.words["reached"]))
 
 
+@rule("served-persons")
+def served_persons(r, subjects, rl) -> bool:
+    """祝史小臣師亦就其位而薦之; 司正，既舉觶而薦諸其位: the dishes set out for them (之, 諸)
+    are for the persons the clause names, not set out by them: 薦 to=them, no one named who
+    sets them out, nor who goes to their places (就其位: the server's)."""
+    if not subjects:
+        return False
+    text = next(reversed(r.ctx.texts.values()), "")
+    done = False
+    for index, event in enumerate(r.events):
+        if event.kind not in rl.words["acts"] or "to" in event.fields:
+            continue
+        if not any(event.kind + it in text for it in rl.words["it"]):
+            continue
+        _served_by_no_one(event)
+        event.set("to", subjects, "?")
+        if event.marks.get("theme") == "?":
+            _drop_field(event, "theme")  # not the thing last handled: 之 is the persons
+        for earlier in r.events[:index]:
+            if r.lex.has(earlier.kind, "goalObject") and earlier.kind + rl.word("their") in text:
+                _served_by_no_one(earlier)
+        done = True
+    return done
+
+
+def _served_by_no_one(event: Event) -> None:
+    _drop_field(event, "agent")
+    event.fields["noagent"] = ("unstated",)
+
+
+def _drop_field(event: Event, key: str) -> None:
+    event.fields.pop(key, None)
+    event.marks.pop(key, None)
+
+
 @rule("served-one")
 def served_one(r, subjects, rl) -> bool:
     """主人獻賓。…膳宰薦脯醢 / 設折俎: the dried meat and the stand set out in a round of drinking
