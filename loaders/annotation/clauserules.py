@@ -24,6 +24,7 @@ from yili_kg.loaders.annotation.rules import (
     word_class,
     word_values,
 )
+from yili_kg.loaders.iris import YL
 
 if TYPE_CHECKING:
     from yili_kg.loaders.annotation.annotate import ClauseReader, Token
@@ -44,9 +45,10 @@ def _has(token, text_or_texts) -> bool:
 
 @rule("relayed-words")
 def relayed_words(r, tokens, i, rl):
-    """命卿大夫，君曰「以我安」; 皆命。君曰「無不醉」: the ruler's words quoted right after another's
-    command that says nothing yet are what that one commands, in the ruler's name (注: 君意殷勤…
-    命卿大夫以我故安): the say of the command, not a speech of the ruler nor a recipient."""
+    """命卿大夫，君曰「以我安」; 皆命。君曰「無不醉」: the ruler's words quoted right after
+    another's command that says nothing yet are what that one commands, in the ruler's name
+    (注: 君意殷勤…命卿大夫以我故安): the say of the command, not a speech of the ruler nor a
+    recipient."""
     role, yue, said = tokens[i], _next(tokens, i), _next(tokens, i, 2)
     if not (role.of("role") in rl.words["rulers"] and _has(yue, rl.words["says"])):
         return None
@@ -1256,9 +1258,9 @@ def _bows_named(r: ClauseReader, rl: Rule):
 @rule("bow-to-offerer")
 def bow_to_offerer(r, subjects, rl) -> bool:
     """A bow, or the praise of the wine, by one drinking the cup, after he made its offering,
-    tasted or drained it, is to the one who offered it (公…立卒爵，坐奠爵，拜; 賓…啐酒，降席，坐奠爵，
-    拜，告旨: to the 主人 who offered, not to the 膳宰 who set the dishes or handed the lung in
-    between)."""
+    tasted or drained it, is to the one who offered it (公…立卒爵，坐奠爵，拜; 賓…啐酒，降席，
+    坐奠爵，拜，告旨: to the 主人 who offered, not to the 膳宰 who set the dishes or handed the
+    lung in between)."""
     done = False
     for event in r.events:
         if "to" in event.fields or not event.agent or r.lex.has(event.kind, "answer"):
@@ -1344,6 +1346,26 @@ def _beside_whom(r: ClauseReader, event: Event, here: list[Event], rl: Rule) -> 
             if role:
                 return (role,)
     return ()
+
+
+@rule("declined-bow")
+def declined_bow(r, subjects, rl) -> bool:
+    """賓…下拜。公降一等，小臣辭: an officer declining, naming no one, declines for another the
+    bow just made below: to the one who bowed (the 賓), not to the ruler who stepped down."""
+    done = False
+    for event in r.events:
+        if "to" in event.fields or not event.agent or not r.is_a(event.kind, rl.word("decline")):
+            continue
+        staff = {r.lex.label(YL.Officiant), r.lex.label(YL.Attendant)}
+        if not all(r.lex.role_classes.get(a, frozenset()) & staff for a in event.agent):
+            continue
+        for _, earlier in reversed(r.ctx.history[-int(rl.word("within")) :]):
+            if r.is_a(earlier.kind, rl.word("bow")) and earlier.agent:
+                if not set(earlier.agent) & set(event.agent):
+                    event.set("to", earlier.agent, "?")
+                    done = True
+                break
+    return done
 
 
 @rule("implied-recipient")
