@@ -514,3 +514,13 @@ def test_the_ones_the_ruler_may_choose_are_named_after_or_as_at_first():
     )
     assert again["唯公所賜"] == "賜 agent=公 to=賓,卿?"
     assert again["如初"] == "如 agent=賓,卿^ like=初"
+
+
+def test_the_salute_before_going_up_is_to_the_one_who_goes_up_next():
+    """Rule goes-up-with (鄉飲酒禮 72, 鄉射禮 9): 主人以爵降，奠于篚。揖讓升。賓厭介升 — the host
+    salutes and yields to the 賓, named going up next, not to the 衆賓 offered to last."""
+    from yili_kg.loaders.annotation.annotate import annotate_clauses, example_clauses
+
+    clauses, notes = example_clauses("主人獻衆賓。主人以爵降，奠于篚。揖讓升。賓厭介升")
+    records = {r.text: format_events(r.events) for r in annotate_clauses(clauses, notes=notes)}
+    assert records["揖讓升"] == "揖 agent=主人^ to=賓? ; 讓 agent=主人^ to=賓? ; 升 agent=主人^"

@@ -662,6 +662,29 @@ def like_before(pid, events, lexicon, ctx, rl) -> bool:
     return found
 
 
+@rule("goes-up-with")
+def goes_up_with(pid, events, lexicon, ctx, rl) -> bool:
+    """主人…揖讓升。賓厭介升: the salute and yielding before going up were to the one named
+    going up in the clause after (the 賓), not to the last one offered to (the 衆賓)."""
+    named = _named(events)
+    if not named or not any(e.kind in rl.words["up"] for e in events) or not ctx.history:
+        return False
+    climber = named[0].agent
+    if len(climber) != 1:
+        return False
+    before = [e for p, e in ctx.history if p == ctx.history[-1][0]]
+    if not any(e.kind in rl.words["up"] for e in before):
+        return False
+    found = False
+    for event in before:
+        implied = event.marks.get("to") == "?"  # the other party, guessed (not mutual salutes)
+        if event.kind in rl.words["salute"] and implied and event.agent:
+            if not set(climber) & set(event.agent) and len(event.agent) == 1:
+                event.set("to", climber, "?")
+                found = True
+    return found
+
+
 def _named(events: list[Event]) -> list[Event]:
     """The acts of a clause whose subject the text names (not carried, not implied)."""
     return [e for e in events if not e.modifier and e.agent and not e.marks.get("agent")]
