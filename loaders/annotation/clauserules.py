@@ -1247,7 +1247,8 @@ def _bows_named(r: ClauseReader, rl: Rule):
     稽首), none when the 注 begins 拜X (every bow of the clause that is not an answer)."""
     roles = "|".join(map(re.escape, sorted(r.lex.forms["role"], key=len, reverse=True)))
     kinds = "|".join(map(re.escape, rl.words["kinds"]))
-    pattern = re.compile(f"((?:{kinds})*){re.escape(rl.word('bow'))}({roles})")
+    bows = "|".join(map(re.escape, rl.words["bow"]))  # 拜, and the salute 揖 (揖，揖賓也)
+    pattern = re.compile(f"((?:{kinds})*)(?:{bows})({roles})")
     for note in r.ctx.notes:
         for match in pattern.finditer(re.sub(r"[，。、；：！？「」]", "", note)):
             head = re.findall(kinds, match.group(1))
