@@ -1084,9 +1084,15 @@ def said_to(r, subjects, rl) -> bool:
     for event in r.events:
         if event.kind not in rl.words["act"] or "to" in event.fields:
             continue
-        for _, earlier in reversed(r.ctx.history[-3:]):
+        for pid, earlier in reversed(r.ctx.history[-3:]):
+            offered = (  # 獻公，曰「臣敢奏爵以聽命」: said to the one he offers to, as he does
+                r.lex.has(earlier.kind, "offering")
+                and sentence_of(pid) == r.ctx.sentence
+                and earlier.agent == event.agent
+                and not earlier.marks.get("to")
+            )
             if (
-                r.is_a(earlier.kind, *rl.words["speech"])
+                (r.is_a(earlier.kind, *rl.words["speech"]) or offered)
                 and earlier.get("to")
                 and not set(earlier.fields["to"]) & set(event.agent)
             ):
