@@ -548,7 +548,7 @@ def annotate_clause(pid: str, text: str, lexicon: Lexicon, ctx: Context) -> Reco
     ctx.clauses += 1
     events = ClauseReader(lexicon, ctx).read(body)
     ctx.condition = None
-    ctx.cond_topic = ()
+    ctx.cond_topic = ctx.cond_subject = ()
     for event in events:
         if not event.modifier:
             distinct_parties(event, lexicon, ctx, body)
@@ -601,6 +601,8 @@ def _condition(pid: str, text: str, lexicon: Lexicon, ctx: Context) -> None:
         ctx.cond_topic = present  # 若有諸公，則先卿獻之: the 諸公 are offered to
     elif roles and not _commands(subject, lexicon):  # 大夫若有遵者，則入門左: the 大夫 enter
         ctx.agent = tuple(roles)  # (公有命，則不易不洗: the 公 only commands)
+    elif not roles:  # 若賓諸公卿大夫不勝，則不降: they stay (rule condition-subject)
+        ctx.cond_subject = _condition_subject(text.partition(if_)[2], lexicon, ctx)
 
 
 def _present(text: str, lexicon: Lexicon) -> tuple[str, ...]:
@@ -611,6 +613,31 @@ def _present(text: str, lexicon: Lexicon) -> tuple[str, ...]:
     tokens = tokenize(text[len(exists) :], lexicon)
     roles = tuple(r for t in tokens if (r := t.of("role")))
     return roles if len(roles) == len(tokens) else ()
+
+
+def _condition_subject(text: str, lexicon: Lexicon, ctx: Context) -> tuple[str, ...]:
+    """若賓諸公卿大夫不勝: the persons first after 若, before an act that is not a command, are
+    the subject of what follows; 若與四方之賓燕: the one feasted with too, and the one 之 stands
+    for (則公迎之). Not the one an act is done to (若飲公), nor one who commands (若君命皆致),
+    nor an alternative (若賓，若長)."""
+    tokens = tokenize(text, lexicon)
+    with_ = rule_named("condition-subject").word("with")  # 與
+    companion = bool(tokens) and tokens[0].text == with_
+    if companion:
+        ctx.cond_topic = tuple(r for t in tokens if (r := t.of("role")))
+        return ctx.cond_topic
+    roles: list[str] = []
+    for token in tokens:
+        if not (role := token.of("role")):
+            break
+        if one_word("genitive") in token.text:
+            return ()  # 若大夫之耦不勝: the partners of the 大夫, their names not the role's
+        roles.append(role)
+    rest = tokens[len(roles) :]
+    acts = [t for t in rest if t.of("action") or t.text in word_class("negation")]
+    if not roles or not acts or _commands(text, lexicon):
+        return ()  # (若賓諸公卿大夫不勝: 勝 is no act of the lexicon, 不 says one is denied)
+    return tuple(roles)
 
 
 def _commands(text: str, lexicon: Lexicon) -> bool:

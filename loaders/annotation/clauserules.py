@@ -1134,7 +1134,12 @@ def person_pronoun(r, subjects, rl) -> bool:
     event = r.person_pronoun
     if event is None or "to" in event.fields:
         return False
-    other = _named_in_clause(r, event) or r.other_party(event)
+    topic = tuple(x for x in r.ctx.cond_topic if x not in event.agent)  # 若與賓燕，則公迎之
+    named = topic or _named_in_clause(r, event)
+    if named:  # the one 之 stands for is in the text: not implied
+        event.set("to", named)
+        return True
+    other = r.other_party(event)
     if other:
         event.set("to", other, "?")
         return True

@@ -51,6 +51,7 @@ class Context:
     offerers: list[tuple[str, ...]] = field(default_factory=list)  # agents of 獻, in order
     sent_to: tuple[str, ...] = ()  # the one a cup was just sent to (拜送爵): he drinks next
     cond_topic: tuple[str, ...] = ()  # 其笙，則獻諸西階上: the one the condition is about
+    cond_subject: tuple[str, ...] = ()  # 若賓諸公卿大夫不勝，則不降: who does what follows
     offered: set[str] = field(default_factory=set)  # those offered to (獻X)
     trace: list[str] = field(default_factory=list)  # ids of the rules applied (for the tests)
     notes: tuple[str, ...] = ()  # the 注 on the clause being read
@@ -72,6 +73,16 @@ def carry(reader: ClauseReader, event: Event, text: str) -> None:
 
 def _unstated(event: Event) -> bool:
     event.fields["noagent"] = ("unstated",)
+    return True
+
+
+@rule("condition-subject")
+def condition_subject(reader, event, text, rl) -> bool:
+    """若賓諸公卿大夫不勝，則不降; 若與四方之賓燕。媵爵: the persons a condition names first after
+    若 (or feasted with) do what follows it, naming no one (rule 8)."""
+    if not reader.ctx.cond_subject:
+        return False
+    event.set("agent", reader.ctx.cond_subject, "^")
     return True
 
 
