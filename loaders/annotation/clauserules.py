@@ -43,6 +43,26 @@ def _has(token, text_or_texts) -> bool:
 # -- the token pass ---------------------------------------------------------------------------
 
 
+@rule("unmarked-speech")
+def unmarked_speech(r, tokens, i, rl):
+    """寡君，君之私也。君無所辱賜于使臣，臣敢固辭: a clause that speaks in the words of a speech
+    (寡君, 吾子, 使臣, 某: 'our ruler', 'you', 'your servant', 'I, so-and-so') and has no 曰 is
+    all said: one act, the bow it makes (拜賜) or else the last answer (辭) or speech act it
+    names, or 曰, with the clause as what is said; its persons (君) are not the speaker."""
+    if i or not any(w in "".join(t.text for t in tokens) for w in rl.words["speech-words"]):
+        return None
+    acts = [t.of("action") for t in tokens if t.of("action")]
+    if any(t.kinds.get("say") for t in tokens) or rl.word("says") in acts:
+        return None
+    bows = [a for a in acts if r.is_a(a, rl.word("bow"))]
+    answers = [a for a in acts if r.lex.has(a, "answer")]  # 某固辭，不得命: the declining
+    speech = [a for a in acts if r.is_a(a, r.lex.label(YL.Speech))]
+    kind = (bows or answers or speech or [rl.word("says")])[-1]
+    event = r.new_event(kind)
+    event.fields["say"] = ("".join(t.text for t in tokens),)
+    return len(tokens)
+
+
 @rule("relayed-words")
 def relayed_words(r, tokens, i, rl):
     """命卿大夫，君曰「以我安」; 皆命。君曰「無不醉」: the ruler's words quoted right after
