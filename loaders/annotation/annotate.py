@@ -531,6 +531,8 @@ def quote_unmarked(text: str, lexicon: Lexicon | None = None) -> str:
     if "「" in text or yue not in text:
         return text
     head, _, said = text.partition(yue)
+    if any(word in head for word in rule_named("unmarked-speech").words["speech-words"]):
+        return text  # 寡君固曰不腆，使某固以請: 曰 inside the words said (rule unmarked-speech)
     return f"{head}{yue}「{said}」" if said else text
 
 

@@ -49,15 +49,18 @@ def unmarked_speech(r, tokens, i, rl):
     (寡君, 吾子, 使臣, 某: 'our ruler', 'you', 'your servant', 'I, so-and-so') and has no 曰 is
     all said: one act, the bow it makes (拜賜) or else the last answer (辭) or speech act it
     names, or 曰, with the clause as what is said; its persons (君) are not the speaker."""
-    if i or not any(w in "".join(t.text for t in tokens) for w in rl.words["speech-words"]):
+    text = "".join(t.text for t in tokens)
+    first = min((text.find(w) for w in rl.words["speech-words"] if w in text), default=-1)
+    if i or first < 0 or any(t.kinds.get("say") for t in tokens):
         return None
+    if rl.word("says") in text[:first]:
+        return None  # X曰「…」: the words after 曰 are said (quote_unmarked)
     acts = [t.of("action") for t in tokens if t.of("action")]
-    if any(t.kinds.get("say") for t in tokens) or rl.word("says") in acts:
-        return None
     bows = [a for a in acts if r.is_a(a, rl.word("bow"))]
     answers = [a for a in acts if r.lex.has(a, "answer")]  # 某固辭，不得命: the declining
     speech = [a for a in acts if r.is_a(a, r.lex.label(YL.Speech))]
-    kind = (bows or answers or speech or [rl.word("says")])[-1]
+    says = [a for a in acts if a == rl.word("says")]  # 寡君固曰不腆: 曰, not the 請 said
+    kind = (bows or answers or says or speech or [rl.word("says")])[-1]
     event = r.new_event(kind)
     event.fields["say"] = ("".join(t.text for t in tokens),)
     return len(tokens)
@@ -1285,6 +1288,38 @@ def _bows_named(r: ClauseReader, rl: Rule):
             head = re.findall(kinds, match.group(1))
             if head or match.start() == 0:
                 yield tuple(head), r.lex.forms["role"][match.group(2)]
+
+
+@rule("zhu-names-speaker")
+def zhu_names_speaker(r, subjects, rl) -> bool:
+    """注 君使人戒客辭也 / 上介出答主國使者辭也: the 注 opening with the one who says the words
+    (one sent: 使X; or X (出) 答, 戒, 告, 請, 致, 辭, 拜) names the speaker of words whose
+    clause names none (not the 公 carried over)."""
+    if r.subjects or not r.ctx.notes:
+        return False  # (a subject left by a clause before, 公與客燕, is not named here)
+    roles = "|".join(map(re.escape, sorted(r.lex.forms["role"], key=len, reverse=True)))
+    acts = "|".join(map(re.escape, rl.words["acts"]))
+    sent, out = rl.word("sent"), rl.word("out")
+    note = re.sub(r"[，。、；：！？「」]", "", r.ctx.notes[0])
+    found = re.match(f"^(?:{roles})?(?:{sent})?({roles})(?:{out})?(?:{acts})", note)
+    bow = rl.word("bow")  # 從使者拜君之賜命: X拜Y anywhere in it, for words said bowing
+    bowed = re.search(f"({roles}){re.escape(bow)}({roles})", note)
+    done = False
+    for event in r.events:
+        if "say" not in event.fields:
+            continue
+        if bowed and r.is_a(event.kind, bow):
+            speaker, to = (r.lex.forms["role"][g] for g in bowed.groups())
+            event.set("to", (rl.word("as") if to in rl.words["ruler"] else to,), "?")
+        elif found:
+            speaker = r.lex.forms["role"][found.group(1)]
+        else:
+            continue
+        if event.agent != (speaker,):
+            event.fields.pop("noagent", None)
+            event.set("agent", (speaker,), "?")
+            done = True
+    return done
 
 
 @rule("bow-to-offerer")

@@ -76,6 +76,31 @@ def _unstated(event: Event) -> bool:
     return True
 
 
+@rule("dialogue-turn")
+def dialogue_turn(reader, event, text, rl) -> bool:
+    """寡君固曰不腆…。（對）寡君君之私也…臣敢固辭: words said just after another's words, naming
+    no speaker, are the answer: said by the one those words were addressed to, else by the one
+    who spoke before him (the two speak in turn), not by the one who just spoke."""
+    if "say" not in event.fields or not reader.ctx.history or "cond" in event.fields:
+        return False  # (則曰「左賢于右」: the same speaker, under another condition)
+    lex = reader.lex
+    if not (event.kind in rl.words["turns"] or lex.has(event.kind, "answer")):
+        return False  # 命下射曰, 遂告曰: the one carried over speaks again
+    if not (text.startswith(event.kind) or event.get("say") == text):
+        return False  # 上曰「揚」: words under a case named before them, the same speaker
+    spoken = [e for _, e in reversed(reader.ctx.history[-int(rl.word("within")) :])]
+    if not spoken or "say" not in spoken[0].fields or not spoken[0].agent:
+        return False
+    last = spoken[0]
+    to = tuple(x for x in last.fields.get("to", ()) if x not in last.agent)
+    before = next((e.agent for e in spoken[1:] if "say" in e.fields and e.agent), ())
+    speaker = to or (before if before and before != last.agent else ())
+    if not speaker:
+        return False
+    event.set("agent", speaker, "?")
+    return True
+
+
 @rule("condition-subject")
 def condition_subject(reader, event, text, rl) -> bool:
     """若賓諸公卿大夫不勝，則不降; 若與四方之賓燕。媵爵: the persons a condition names first after
