@@ -1355,14 +1355,19 @@ def _drained(r: ClauseReader, agent: tuple[str, ...], rl: Rule) -> bool:
 
 
 def _addressed_by(r: ClauseReader, agent: tuple[str, ...], rl: Rule) -> tuple[str, ...]:
-    """The agent of the last act done to ``agent`` by another (卿升，拜受觚: the 主人 who
-    offered to him, not the 司宮 who laid the mats in between); in the 記 within the sentence."""
+    """The one who gives ``agent`` the cup: the agent of the last offering to him or the last
+    pouring or filling by another (卿升，拜受觚: the 主人 who offered, not the 司宮 who laid the
+    mats in between; 賓…升酌。冠者拜受: the 賓 who poured); in the 記 within the sentence."""
     ji = r.ctx.sentence.startswith(rl.word("part"))
-    for pid, earlier in reversed(r.ctx.history[-40:]):
+    for pid, earlier in reversed(r.ctx.history[-int(rl.word("given")) :]):
         if ji and sentence_of(pid) != r.ctx.sentence:
             break
+        if not earlier.agent or set(agent) & set(earlier.agent) or earlier.get("neg") == "1":
+            continue
         to = set(earlier.fields.get("to", ()))
-        if earlier.agent and set(agent) <= to and not set(agent) & set(earlier.agent):
+        if r.lex.has(earlier.kind, "offering") and set(agent) <= to:
+            return earlier.agent
+        if earlier.kind in rl.words["gives"] and (not to or set(agent) <= to):
             return earlier.agent
     return ()
 
