@@ -411,7 +411,8 @@ def and_subject(r, tokens, i, rl):
     place reached."""
     nxt = _next(tokens, i)
     if tokens[i].text in rl.words["and"] and not tokens[i].kinds.get("role"):
-        if not i and not r.subjects and r.ctx.agent and nxt and nxt.of("role"):
+        acted = any(not t.of("role") for t in tokens[2:])  # not 及佐食 alone: one offered to
+        if not i and acted and not r.ctx.pending and r.ctx.agent and nxt and nxt.of("role"):
             r.subjects = list(r.ctx.agent)
         if r.subjects and not r.events and nxt and nxt.of("role"):
             r.joined = True
