@@ -460,6 +460,7 @@ class ClauseReader:
         if not self.subjects and self.at and not self.face and not (self.before or self.upper):
             ctx.pending = ((), tuple(self.at))  # 西階上，北面作衆賓射: the next act's place
             ctx.pending_at = ctx.clauses
+            ctx.pending_sentence = ctx.sentence
             return []
         if not self.subjects:
             return self.modifier()
@@ -473,6 +474,7 @@ class ClauseReader:
         before = ctx.pending[0] if follows and ctx.pending else ()
         ctx.pending = (tuple(dict.fromkeys((*before, *self.subjects))), tuple(self.at))
         ctx.pending_at = ctx.clauses
+        ctx.pending_sentence = ctx.sentence
         return []
 
     def pending_subjects(self, subjects: tuple[str, ...]) -> tuple[str, ...]:
@@ -639,6 +641,9 @@ def _condition_subject(text: str, lexicon: Lexicon, ctx: Context) -> tuple[str, 
     acts = [t for t in rest if t.of("action") or t.text in word_class("negation")]
     if not roles or not acts or _commands(text, lexicon):
         return ()  # (若賓諸公卿大夫不勝: 勝 is no act of the lexicon, 不 says one is denied)
+    after = rest[rest.index(acts[0]) + 1 :]
+    if any(t.of("role") or t.text == one_word("genitive") for t in after):
+        return ()  # 若君賜之爵，則下席: the one it is done to acts, not the 君
     return tuple(roles)
 
 

@@ -1176,7 +1176,9 @@ def _named_in_clause(r: ClauseReader, event: Event) -> tuple[str, ...]:
 
     text = next(reversed(r.ctx.texts.values()), "")
     head = text[: text.rfind(event.kind)] if event.kind in text else ""
-    roles = [t.of("role") for t in tokenize(head, r.lex) if t.of("role")]
+    tokens = tokenize(head, r.lex)
+    first = next((i for i, t in enumerate(tokens) if t.of("action")), len(tokens))
+    roles = [t.of("role") for t in tokens[first:] if t.of("role")]  # 士三人坐取…: not 人
     return tuple(dict.fromkeys(x for x in roles if x and x not in event.agent))
 
 
@@ -1296,8 +1298,8 @@ def zhu_names_speaker(r, subjects, rl) -> bool:
     """注 君使人戒客辭也 / 上介出答主國使者辭也: the 注 opening with the one who says the words
     (one sent: 使X; or X (出) 答, 戒, 告, 請, 致, 辭, 拜) names the speaker of words whose
     clause names none (not the 公 carried over)."""
-    if r.subjects or not r.ctx.notes:
-        return False  # (a subject left by a clause before, 公與客燕, is not named here)
+    if r.subjects or not r.ctx.notes or (subjects and r.ctx.pending_sentence == r.ctx.sentence):
+        return False  # (a subject left by a clause of another sentence, 公與客燕, is not named)
     roles = "|".join(map(re.escape, sorted(r.lex.forms["role"], key=len, reverse=True)))
     acts = "|".join(map(re.escape, rl.words["acts"]))
     sent, out = rl.word("sent"), rl.word("out")
@@ -1517,23 +1519,28 @@ def served_one(r, subjects, rl) -> bool:
         theme = event.fields.get("theme", ())
         if event.kind not in rl.words["any-theme"] and not set(theme) & set(rl.words["dishes"]):
             continue  # (席 with no one named: the mat of the one just offered, as a dish)
-        served = _last_offered(r, rl)
+        served = _last_offered(r, rl, mat=event.kind in rl.words["mats"])
         if served and not set(served) & set(event.agent):
             event.set("to", served, "?")
             done = True
     return done
 
 
-def _last_offered(r: ClauseReader, rl: Rule) -> tuple[str, ...]:
+def _last_offered(r: ClauseReader, rl: Rule, mat: bool = False) -> tuple[str, ...]:
     """The one offered to by the last 獻/酢 within ``within`` acts (this clause's first); in
-    the 記, whose sentences are rules each on its own, only within the sentence."""
+    the 記, whose sentences are rules each on its own, only within the sentence; for a mat,
+    only when no one but the one who offered has acted since (先卿獻之，如獻卿之禮。席于阼階西)."""
     recent = r.ctx.history[-int(rl.word("within")) :]
     if r.ctx.sentence.startswith(rl.word("part")):
         recent = [(pid, e) for pid, e in recent if sentence_of(pid) == r.ctx.sentence]
     recent = recent + [("", e) for e in r.events]
+    since: set[str] = set()
     for _, earlier in reversed(recent):
         if earlier.kind in rl.words["offerings"] and earlier.get("neg") != "1":
+            if mat and since - set(earlier.agent):
+                return ()  # others acted between: the mat is not his (士喪禮 卜人…有席)
             return earlier.fields.get("to", ())
+        since.update(earlier.agent)
     return ()
 
 

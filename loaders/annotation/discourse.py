@@ -43,6 +43,7 @@ class Context:
     pending: tuple | None = None  # subject and place of a verbless clause, for the next one
     clauses: int = 0  # clauses read so far
     pending_at: int = 0  # the clause that left ``pending``
+    pending_sentence: str = ""  # its sentence
     topic_role: tuple[str, ...] = ()  # X則…: the person the clause is about
     sentence_text: str = ""
     next_sentence_text: str = ""  # the next sentence of the paragraph (若賓，若長 after 唯公所賜)
@@ -152,6 +153,11 @@ def asks_again(reader, event, text, rl: Rule) -> bool:
     if not reader.is_a(event.kind, rl.word("request")):
         return False
     carried = set(reader.ctx.agent)
+    if any(
+        sentence_of(pid) == reader.ctx.sentence and e.agent and not e.marks.get("agent")
+        for pid, e in reader.ctx.history[-3:]
+    ):
+        return False  # 賓執鴈，請問名: the one this sentence named asks
     for _, earlier in reversed(reader.ctx.history[-int(rl.word("within")) :]):
         if reader.is_a(earlier.kind, rl.word("request")) and earlier.agent:
             asker = earlier.agent
