@@ -1305,6 +1305,8 @@ def zhu_names_speaker(r, subjects, rl) -> bool:
     sent, out = rl.word("sent"), rl.word("out")
     note = re.sub(r"[，。、；：！？「」]", "", r.ctx.notes[0])
     found = re.match(f"^(?:{roles})?(?:{sent})?({roles})(?:{out})?(?:{acts})", note)
+    if rl.word("words-of") not in note.split(rl.word("end"))[0] + rl.word("end"):
+        found = None  # the 注's formula X…辭也 ('these are X's words') in its first gloss
     bow = rl.word("bow")  # 從使者拜君之賜命: X拜Y anywhere in it, for words said bowing
     bowed = re.search(f"({roles}){re.escape(bow)}({roles})", note)
     done = False

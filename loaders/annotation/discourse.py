@@ -89,6 +89,8 @@ def dialogue_turn(reader, event, text, rl) -> bool:
         return False  # 命下射曰, 遂告曰: the one carried over speaks again
     if not (text.startswith(event.kind) or event.get("say") == text):
         return False  # 上曰「揚」: words under a case named before them, the same speaker
+    if reader.ctx.topic_role or "cond" in reader.ctx.history[-1][1].fields:
+        return False  # 在野，則曰…；庶人則曰…: a list of what each says, not an exchange
     spoken = [e for _, e in reversed(reader.ctx.history[-int(rl.word("within")) :])]
     if not spoken or "say" not in spoken[0].fields or not spoken[0].agent:
         return False
