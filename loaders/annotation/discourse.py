@@ -273,6 +273,34 @@ def all_who_answered(reader, event, text, rl) -> bool:
     return True
 
 
+@rule("holder-presents")
+def holder_presents(reader, event, text, rl) -> bool:
+    """舉觶者…實觶，立于西階上。賓拜。進坐奠觶于薦西: a bow made to one holding the cup he
+    filled, before he gives it (注: 賓拜，拜將受觶), is followed by his act: he comes forward with
+    it, not the one who bowed."""
+    ctx = reader.ctx
+    if not ctx.history or not ctx.agent:
+        return False
+    bow = ctx.history[-1][1]
+    if bow.agent != ctx.agent or bow.kind not in rl.words["bows"] or bow.get("neg") == "1":
+        return False  # a plain bow made (士不拜，受爵: no bow, he receives)
+    holder = tuple(x for x in bow.fields.get("to", ()) if x not in bow.agent)
+    if not holder or event.kind in rl.words["receive"]:
+        return False  # (進受爵: the bower comes forward to receive it)
+    for _, earlier in reversed(ctx.history[-int(rl.word("within")) : -1]):
+        if earlier.agent != holder:
+            continue
+        if earlier.kind in rl.words["lets-go"] or reader.lex.has(earlier.kind, "offering"):
+            return False  # he has set it down, handed or offered it: the bower receives it
+        if "dest" in earlier.fields:
+            return False  # 實觶于篚: put away
+        cup = set(earlier.fields.get("theme", ())) & set(rl.words["cups"])
+        if earlier.kind in rl.words["holds"] and cup and "dest" not in earlier.fields:
+            event.set("agent", holder, "^")
+            return True
+    return False
+
+
 @rule("turn-goes-back")
 def turn_goes_back(reader, event, text, rl) -> bool:
     ctx = reader.ctx
