@@ -292,11 +292,31 @@ def holder_presents(reader, event, text, rl) -> bool:
             continue
         if earlier.kind in rl.words["lets-go"] or reader.lex.has(earlier.kind, "offering"):
             return False  # he has set it down, handed or offered it: the bower receives it
-        if "dest" in earlier.fields:
+        if set(earlier.fields.get("dest", ())) & set(rl.words["put-away"]):
             return False  # 實觶于篚: put away
         cup = set(earlier.fields.get("theme", ())) & set(rl.words["cups"])
-        if earlier.kind in rl.words["holds"] and cup and "dest" not in earlier.fields:
+        if earlier.kind in rl.words["holds"] and cup:
             event.set("agent", holder, "^")
+            return True
+    return False
+
+
+@rule("giver-withdraws")
+def giver_withdraws(reader, event, text, rl) -> bool:
+    """二人…薦南奠之。介坐受以興。退，皆拜送，降: once the cup set down or handed for him is
+    taken up, the one who gave it withdraws and bows as it goes (拜送), not the receiver."""
+    ctx = reader.ctx
+    if event.kind not in rl.words["acts"] or not ctx.agent:
+        return False
+    recent = [e for _, e in ctx.history[-int(rl.word("within")) :]]
+    taken = [e for e in recent[-3:] if e.agent == ctx.agent and e.kind in rl.words["take"]]
+    if not taken:
+        return False
+    for earlier in reversed(recent):
+        cup = set(earlier.fields.get("theme", ())) & set(rl.words["cups"])
+        gave = earlier.kind in rl.words["give"] and earlier.agent and cup
+        if gave and not set(earlier.agent) & set(ctx.agent):
+            event.set("agent", earlier.agent, "^")
             return True
     return False
 
@@ -404,6 +424,21 @@ def topic_does(reader, event, text, rl) -> bool:
         return False  # 諸公卿則以耦告于上: they are told (by the 司射)
     event.set("agent", topic)
     return True
+
+
+@rule("topic-served")
+def topic_served(reader, event, text, rl) -> bool:
+    """二人…薦西奠之。賓…取觶。介則薦南奠之 / 主人洗。…大師則為之洗: X則Y, Y done to X (之),
+    is done by the one who did the same act just before for another (the 二人, the 主人), not
+    by the one carried over (the 賓)."""
+    topic = reader.ctx.topic_role
+    if not topic or not any(word in text for word in rl.words["pronoun"]):
+        return False
+    for _, earlier in reversed(reader.ctx.history[-int(rl.word("within")) :]):
+        if earlier.kind == event.kind and earlier.agent and not set(earlier.agent) & set(topic):
+            event.set("agent", earlier.agent, "^")
+            return True
+    return False
 
 
 @rule("usual-doer")
