@@ -441,6 +441,20 @@ def topic_served(reader, event, text, rl) -> bool:
     return False
 
 
+@rule("washes-for")
+def washes_for(reader, event, text, rl) -> bool:
+    """主人獻工…。大師則為之洗: the cup washed for someone (為之洗) is washed by the one who
+    offers it (the last who offered, 獻), not by the one carried over (the 工 who drank)."""
+    whom = reader.for_whom
+    if event.kind not in rl.words["acts"] or not whom:
+        return False
+    offerer = next((a for a in reversed(reader.ctx.offerers) if not set(a) & set(whom)), ())
+    if not offerer:
+        return False
+    event.set("agent", offerer, "^")
+    return True
+
+
 @rule("usual-doer")
 def usual_doer(reader, event, text, rl) -> bool:
     """歌鹿鳴 with no one named: the act's yl:doneBy role (the 工 sing), not the one carried
