@@ -1327,6 +1327,26 @@ def zhu_names_speaker(r, subjects, rl) -> bool:
     return done
 
 
+@rule("received-from")
+def received_from(r, subjects, rl) -> bool:
+    """唯受爵于公者拜: the bow of one named as having received from X (受…于X者) is to X, the
+    giver his name says (注: 公所賜者也), not the officer he just handed the cup to."""
+    text = next(reversed(r.ctx.texts.values()), "")
+    roles = "|".join(map(re.escape, sorted(r.lex.forms["role"], key=len, reverse=True)))
+    recv, yu, zhe = (rl.word(k) for k in ("receive", "yu", "zhe"))
+    found = re.search(f"{recv}[^{yu}]{{0,2}}{yu}({roles}){zhe}", text)
+    if not found:
+        return False
+    giver = r.lex.forms["role"][found.group(1)]
+    done = False
+    for event in r.events:
+        implied = "to" not in event.fields or event.marks.get("to") == "?"
+        if implied and r.is_a(event.kind, rl.word("bow")) and giver not in event.agent:
+            event.set("to", (giver,), "?")
+            done = True
+    return done
+
+
 @rule("bow-to-offerer")
 def bow_to_offerer(r, subjects, rl) -> bool:
     """A bow, or the praise of the wine, by one drinking the cup, after he made its offering,
