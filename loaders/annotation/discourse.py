@@ -662,6 +662,15 @@ def _offerers(event: Event, ctx: Context, text: str, lexicon: Lexicon) -> None:
                 del event.fields["agent"]
                 event.fields["noagent"] = ("unstated",)
         return
+    attendant = lexicon.label(YL.Attendant)
+    serving = all(
+        attendant in lexicon.role_classes.get(a, frozenset()) and not _offered_by(ctx, a)
+        for a in event.agent
+    )
+    if event.marks.get("agent") == "^" and serving and ctx.offerers:
+        earlier = _offerer(ctx, to)  # 胥薦主人于洗北。辯獻大夫: the one who serves does not offer
+        if earlier:
+            event.set("agent", earlier, "^")
     offered_only = [a for a in event.agent if a in ctx.offered and not _offered_by(ctx, a)]
     if offered_only:
         rest = tuple(a for a in event.agent if a not in offered_only)
