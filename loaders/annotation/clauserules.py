@@ -226,12 +226,12 @@ def if_(r, tokens, i, rl):
 @rule("like")
 def like(r, tokens, i, rl):
     token, nxt = tokens[i], _next(tokens, i)
-    if (
-        token.text == rl.word("like")
-        or token.of("action") == rl.word("like")
-        or (token.text == rl.word("its") and _has(nxt, rl.words["other"]))
-    ):
+    if token.text == rl.word("like") or token.of("action") == rl.word("like"):
         return r.like(tokens, i, rl.word("like"))
+    if token.text == rl.word("its") and _has(nxt, rl.words["other"]):
+        if any(t.text == rl.word("like") for t in tokens[i + 2 :]):
+            return r.like(tokens, i, rl.word("like"))  # 其他如初儀: the rest as at first
+        return 2  # 其他不拜: the others (of those carried over) do not bow
     return None
 
 
