@@ -1445,6 +1445,46 @@ def _beside_whom(r: ClauseReader, event: Event, here: list[Event], rl: Rule) -> 
     return ()
 
 
+@rule("leads-the-player")
+def leads_the_player(r, subjects, rl) -> bool:
+    """相者…左何瑟…右手相; 小臣坐授瑟: the one who carries a musician's 瑟 leads him and hands
+    it to him (注: 相，扶工也): 相 and 授 naming no one are to the musician last led (㒒人士相上工
+    … 右手相 → the 上工), else to the 工."""
+    done = False
+    for event in r.events:
+        if event.kind not in rl.words["acts"] or "to" in event.fields or not event.agent:
+            continue
+        text = next(reversed(r.ctx.texts.values()), "")  # this clause's
+        if not _carries_instrument(r, event, rl) or rl.word("bare") in text:
+            continue  # 後者徒相入: leading empty-handed, not the one with the 瑟
+        if event.kind != rl.word("lead"):
+            event.set("to", (rl.word("player"),), "?")  # the 瑟 handed to its player
+            done = True
+            continue
+        led = next(
+            (
+                e.fields["to"]
+                for _, e in reversed(r.ctx.history[-int(rl.word("within")) :])
+                if e.kind == rl.word("lead") and e.get("to") and not e.marks.get("to")
+            ),
+            (rl.word("player"),),
+        )
+        event.set("to", led, "?")
+        done = True
+    return done
+
+
+def _carries_instrument(r: ClauseReader, event: Event, rl: Rule) -> bool:
+    """Whether the event hands the instrument, or its agent carried it in the acts before."""
+    if set(event.fields.get("theme", ())) & set(rl.words["instrument"]):
+        return True
+    recent = [e for _, e in r.ctx.history[-int(rl.word("within")) :]]
+    return any(
+        set(e.fields.get("theme", ())) & set(rl.words["instrument"]) and e.agent == event.agent
+        for e in recent
+    )
+
+
 @rule("declined-bow")
 def declined_bow(r, subjects, rl) -> bool:
     """賓…下拜。公降一等，小臣辭: an officer declining, naming no one, declines for another the
