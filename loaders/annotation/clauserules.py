@@ -1513,11 +1513,20 @@ def implied_recipient(r, subjects, rl) -> bool:
             continue
         if not event.agent or _mutual(r, event) or _salute_on_the_way(r, event, rl):
             continue
-        other = r.other_party(event)
+        other = _counterpart(r, event, r.other_party(event))
         if other:
             event.set("to", other, "?")
             done = True
     return done
+
+
+def _counterpart(r: ClauseReader, event: Event, other: tuple[str, ...]) -> tuple[str, ...]:
+    """受酬者拜: the other party of a role with a counterpart (yl:counterpart: the one pledged,
+    the one pledging) is that counterpart, not an officer who only called him (the 司正)."""
+    mine = r.lex.counterparts.get(event.agent[0], ()) if len(event.agent) == 1 else ()
+    if mine and (not other or r.officiants(other)):
+        return mine
+    return other
 
 
 def _salute_on_the_way(r, event: Event, rl: Rule) -> bool:
