@@ -865,6 +865,7 @@ def commanded_act(r, kind, tokens, i, rl) -> bool:
         return False
     r.content_done = True
     r.stop = True
+    last.fields["_commanded"] = (kind,)  # what is commanded (rule commands-the-player)
     # 命取矢如初: the clause stops at what is commanded, but 如初 says how the command is given
     like = rule_named("like").word("like")
     ahead = [
@@ -1483,6 +1484,30 @@ def _carries_instrument(r: ClauseReader, event: Event, rl: Rule) -> bool:
         set(e.fields.get("theme", ())) & set(rl.words["instrument"]) and e.agent == event.agent
         for e in recent
     )
+
+
+@rule("commands-the-player")
+def commands_the_player(r, subjects, rl) -> bool:
+    """樂正命奏陔: a command to do what only one of a class of roles does (yl:doneByKind: 奏 by
+    a musician), naming no one, is to the last of that class to act, not to whoever acts next
+    (賓出)."""
+    done = False
+    for event in r.events:
+        commanded = event.fields.pop("_commanded", ())
+        kinds = r.lex.doer_kinds.get(commanded[0], ()) if commanded else ()
+        if not kinds or "to" in event.fields:
+            continue
+        for _, earlier in reversed(r.ctx.history):
+            players = [
+                a
+                for a in earlier.agent
+                if r.lex.role_classes.get(a, frozenset()) & set(kinds) and a not in event.agent
+            ]
+            if players:
+                event.set("to", tuple(players), "?")
+                done = True
+                break
+    return done
 
 
 @rule("declined-bow")
