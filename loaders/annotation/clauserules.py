@@ -878,8 +878,19 @@ def commanded_act(r, kind, tokens, i, rl) -> bool:
 
 @rule("assist")
 def assist(r, kind, tokens, i, rl) -> bool:
+    """以相拜: to assist with the bows, one act 相, for the two who just bowed to each other."""
     last = r.events[-1] if r.events else None
-    return last is not None and last.kind in rl.words["after"] and kind in rl.words["act"]
+    if last is None or last.kind not in rl.words["after"] or kind not in rl.words["act"]:
+        return False
+    if kind == rl.word("bow") and "to" not in last.fields:
+        bowers = [
+            e.agent
+            for _, e in reversed(r.ctx.history[-int(rl.word("within")) :])
+            if r.is_a(e.kind, kind) and e.agent
+        ][:2]
+        if len(bowers) == 2 and bowers[0] != bowers[1]:
+            last.set("to", tuple(dict.fromkeys((*bowers[1], *bowers[0]))), "?")
+    return True
 
 
 @rule("thanks-twice")

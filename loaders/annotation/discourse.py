@@ -321,6 +321,21 @@ def giver_withdraws(reader, event, text, rl) -> bool:
     return False
 
 
+@rule("all-assisted")
+def all_assisted(reader, event, text, rl) -> bool:
+    """司正立于楹間以相拜。皆揖，復席: 皆 just after one assisting several is those he assists
+    (the host and the guest), not the assistant with one of them."""
+    ctx = reader.ctx
+    if not (reader.all_ and ctx.history):
+        return False
+    last = ctx.history[-1][1]
+    helped = last.fields.get("to", ())
+    if last.kind not in rl.words["assist"] or len(helped) < 2 or last.agent != ctx.agent:
+        return False
+    event.set("agent", helped, "^")
+    return True
+
+
 @rule("turn-goes-back")
 def turn_goes_back(reader, event, text, rl) -> bool:
     ctx = reader.ctx
