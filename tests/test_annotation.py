@@ -519,3 +519,33 @@ def test_a_distance_after_a_relative_place_is_part_of_it():
     assert stood.events[0].fields["at"] == ("侯西北三步",)
     back, _ = annotate_example("上射退于物一笴")
     assert back.events[0].fields["at"] == ("物",)
+
+
+def test_the_ones_the_ruler_may_choose_are_named_after_or_as_at_first():
+    """Rule chosen-by (燕禮 103, 大射儀 292): 唯公所賜 is to the alternatives the sentence names,
+    or the next one when it begins with 若 (唯公所賜。若賓，若長); with no alternatives named and
+    the round done 如初, to those of the first time; and they go on with the round."""
+    from yili_kg.loaders.annotation.annotate import annotate_clauses, example_clauses
+
+    def records(text):
+        clauses, notes = example_clauses(text)
+        return {r.text: format_events(r.events) for r in annotate_clauses(clauses, notes=notes)}
+
+    after = records("公又舉奠觶，唯公所賜。若賓，若長，以旅于西階上，如初")
+    assert after["唯公所賜"] == "賜 agent=公 to=賓,卿?"
+    assert after["以旅于西階上"] == "旅酬 agent=賓,卿^ at=西階上 cond=若長"
+    again = records(
+        "公又行一爵，若賓，若長，唯公所酬，以旅于西階上。卒。公又舉奠觶，唯公所賜，以旅于西階上，如初"
+    )
+    assert again["唯公所賜"] == "賜 agent=公 to=賓,卿?"
+    assert again["如初"] == "如 agent=賓,卿^ like=初"
+
+
+def test_the_salute_before_going_up_is_to_the_one_who_goes_up_next():
+    """Rule goes-up-with (鄉飲酒禮 72, 鄉射禮 9): 主人以爵降，奠于篚。揖讓升。賓厭介升 — the host
+    salutes and yields to the 賓, named going up next, not to the 衆賓 offered to last."""
+    from yili_kg.loaders.annotation.annotate import annotate_clauses, example_clauses
+
+    clauses, notes = example_clauses("主人獻衆賓。主人以爵降，奠于篚。揖讓升。賓厭介升")
+    records = {r.text: format_events(r.events) for r in annotate_clauses(clauses, notes=notes)}
+    assert records["揖讓升"] == "揖 agent=主人^ to=賓? ; 讓 agent=主人^ to=賓? ; 升 agent=主人^"

@@ -70,6 +70,7 @@ class ClauseReader:
         self.places_left: tuple[str, ...] = ()  # the places a verbless clause left for this one
         self.carry = False  # 以降: the next act goes away with the thing in hand (carried-off)
         self.carried: list[Event] = []  # the acts that carry it (rule thing-in-hand)
+        self.relayed = ""  # 君曰…: the ruler's words, said by the one commanding (relayed-words)
 
     # -- helpers ---------------------------------------------------------------------------
     def is_a(self, kind: str, *ancestors: str) -> bool:
@@ -452,6 +453,8 @@ class ClauseReader:
             event.set(key, value)
         if self.upper:
             event.set("upper", self.upper)
+        if self.relayed:
+            event.fields["say"] = (self.relayed,)  # 皆命。君曰無不醉: what he commanded
         return [event] if event.fields else []
 
     def finish(self, text: str) -> list[Event]:
@@ -480,6 +483,7 @@ class ClauseReader:
         if not self.subjects and self.at and not self.face and not (self.before or self.upper):
             ctx.pending = ((), tuple(self.at))  # 西階上，北面作衆賓射: the next act's place
             ctx.pending_at = ctx.clauses
+            ctx.pending_sentence = ctx.sentence
             return []
         if not self.subjects:
             return self.modifier()
@@ -489,6 +493,7 @@ class ClauseReader:
         before = ctx.pending[0] if follows and ctx.pending else ()
         ctx.pending = (tuple(dict.fromkeys((*before, *self.subjects))), tuple(self.at))
         ctx.pending_at = ctx.clauses
+        ctx.pending_sentence = ctx.sentence
         return []
 
     def pending_subjects(self, subjects: tuple[str, ...]) -> tuple[str, ...]:
@@ -552,6 +557,8 @@ def quote_unmarked(text: str, lexicon: Lexicon | None = None) -> str:
     if "「" in text or yue not in text:
         return text
     head, _, said = text.partition(yue)
+    if any(word in head for word in rule_named("unmarked-speech").words["speech-words"]):
+        return text  # 寡君固曰不腆，使某固以請: 曰 inside the words said (rule unmarked-speech)
     return f"{head}{yue}「{said}」" if said else text
 
 
@@ -569,7 +576,7 @@ def annotate_clause(pid: str, text: str, lexicon: Lexicon, ctx: Context) -> Reco
     ctx.clauses += 1
     events = ClauseReader(lexicon, ctx).read(body)
     ctx.condition = None
-    ctx.cond_topic = ()
+    ctx.cond_topic = ctx.cond_subject = ()
     for event in events:
         if not event.modifier:
             distinct_parties(event, lexicon, ctx, body)
@@ -593,6 +600,7 @@ def _begin_clause(pid: str, text: str, lexicon: Lexicon, ctx: Context) -> None:
     ctx.rest_of_sentence = tuple(c.text for c in _SENTENCES.get(sentence, ())[after:])
     if ctx.new_sentence:
         ctx.sentence_text = "".join(c.text for c in _SENTENCES.get(sentence, ())) or text
+        ctx.next_sentence_text = _next_sentence_text(sentence)
         if ctx.positive_agent and ctx.agent != ctx.positive_agent:
             ctx.agent = ctx.positive_agent  # 賓不辭洗。卒洗: the host, who did wash
         if sentence.startswith(rule_named("ji-names-no-one").word("part")):
@@ -619,8 +627,50 @@ def _condition(pid: str, text: str, lexicon: Lexicon, ctx: Context) -> None:
     topic = subject.startswith(one_word("condition-topic"))
     if roles and topic:
         ctx.cond_topic = tuple(roles)  # 其笙，則獻諸西階上: the pipers are offered to
+    elif not roles and (present := _present(text.partition(if_)[2], lexicon)):
+        ctx.cond_topic = present  # 若有諸公，則先卿獻之: the 諸公 are offered to
     elif roles and not _commands(subject, lexicon):  # 大夫若有遵者，則入門左: the 大夫 enter
         ctx.agent = tuple(roles)  # (公有命，則不易不洗: the 公 only commands)
+    elif not roles:  # 若賓諸公卿大夫不勝，則不降: they stay (rule condition-subject)
+        ctx.cond_subject = _condition_subject(text.partition(if_)[2], lexicon, ctx)
+
+
+def _present(text: str, lexicon: Lexicon) -> tuple[str, ...]:
+    """若有諸公: the persons a condition says are present (有 and only persons after it)."""
+    exists = rule_named("condition-topic").word("exists")  # 有
+    if not text.startswith(exists):
+        return ()
+    tokens = tokenize(text[len(exists) :], lexicon)
+    roles = tuple(r for t in tokens if (r := t.of("role")))
+    return roles if len(roles) == len(tokens) else ()
+
+
+def _condition_subject(text: str, lexicon: Lexicon, ctx: Context) -> tuple[str, ...]:
+    """若賓諸公卿大夫不勝: the persons first after 若, before an act that is not a command, are
+    the subject of what follows; 若與四方之賓燕: the one feasted with too, and the one 之 stands
+    for (則公迎之). Not the one an act is done to (若飲公), nor one who commands (若君命皆致),
+    nor an alternative (若賓，若長)."""
+    tokens = tokenize(text, lexicon)
+    with_ = rule_named("condition-subject").word("with")  # 與
+    companion = bool(tokens) and tokens[0].text == with_
+    if companion:
+        ctx.cond_topic = tuple(r for t in tokens if (r := t.of("role")))
+        return ctx.cond_topic
+    roles: list[str] = []
+    for token in tokens:
+        if not (role := token.of("role")):
+            break
+        if one_word("genitive") in token.text:
+            return ()  # 若大夫之耦不勝: the partners of the 大夫, their names not the role's
+        roles.append(role)
+    rest = tokens[len(roles) :]
+    acts = [t for t in rest if t.of("action") or t.text in word_class("negation")]
+    if not roles or not acts or _commands(text, lexicon):
+        return ()  # (若賓諸公卿大夫不勝: 勝 is no act of the lexicon, 不 says one is denied)
+    after = rest[rest.index(acts[0]) + 1 :]
+    if any(t.of("role") or t.text == one_word("genitive") for t in after):
+        return ()  # 若君賜之爵，則下席: the one it is done to acts, not the 君
+    return tuple(roles)
 
 
 def _commands(text: str, lexicon: Lexicon) -> bool:
@@ -639,6 +689,16 @@ def annotate_text(texts: Iterable[str], lexicon: Lexicon | None = None) -> list[
 
 
 _SENTENCES: dict[str, list] = {}
+
+
+def _next_sentence_text(sentence: str) -> str:
+    """The text of the sentence after ``sentence`` in its paragraph ("" if it is the last)."""
+    paragraph = sentence.rsplit(".", 1)[0]
+    ids = list(_SENTENCES)
+    after = ids[ids.index(sentence) + 1] if sentence in ids[:-1] else ""
+    if not after or after.rsplit(".", 1)[0] != paragraph:
+        return ""
+    return "".join(c.text for c in _SENTENCES[after])
 
 
 def _followed_by_ze(pid: str) -> bool:

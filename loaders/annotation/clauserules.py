@@ -16,7 +16,14 @@ import re
 from typing import TYPE_CHECKING
 
 from yili_kg.loaders.annotation.annotations import Event, paragraph_of, sentence_of
-from yili_kg.loaders.annotation.rules import Rule, rule, rule_named, word_class, word_values
+from yili_kg.loaders.annotation.rules import (
+    Rule,
+    rule,
+    rule_named,
+    word_class,
+    word_values,
+)
+from yili_kg.loaders.iris import YL
 
 if TYPE_CHECKING:
     from yili_kg.loaders.annotation.annotate import ClauseReader, Token
@@ -34,6 +41,59 @@ def _has(token, text_or_texts) -> bool:
 
 
 # -- the token pass ---------------------------------------------------------------------------
+
+
+@rule("unmarked-speech")
+def unmarked_speech(r, tokens, i, rl):
+    """寡君，君之私也。君無所辱賜于使臣，臣敢固辭: a clause that speaks in the words of a speech
+    (寡君, 吾子, 使臣, 某: 'our ruler', 'you', 'your servant', 'I, so-and-so') and has no 曰 is
+    all said: one act, the bow it makes (拜賜) or else the last answer (辭) or speech act it
+    names, or 曰, with the clause as what is said; its persons (君) are not the speaker."""
+    text = "".join(t.text for t in tokens)
+    first = min((text.find(w) for w in rl.words["speech-words"] if w in text), default=-1)
+    if i or first < 0 or any(t.kinds.get("say") for t in tokens):
+        return None
+    if rl.word("says") in text[:first]:
+        return None  # X曰「…」: the words after 曰 are said (quote_unmarked)
+    acts = [t.of("action") for t in tokens if t.of("action")]
+    bows = [a for a in acts if r.is_a(a, rl.word("bow"))]
+    answers = [a for a in acts if r.lex.has(a, "answer")]  # 某固辭，不得命: the declining
+    speech = [a for a in acts if r.is_a(a, r.lex.label(YL.Speech))]
+    says = [a for a in acts if a == rl.word("says")]  # 寡君固曰不腆: 曰, not the 請 said
+    kind = (bows or answers or says or speech or [rl.word("says")])[-1]
+    event = r.new_event(kind)
+    event.fields["say"] = ("".join(t.text for t in tokens),)
+    return len(tokens)
+
+
+@rule("relayed-words")
+def relayed_words(r, tokens, i, rl):
+    """命卿大夫，君曰「以我安」; 皆命。君曰「無不醉」: the ruler's words quoted right after
+    another's command that says nothing yet are what that one commands, in the ruler's name
+    (注: 君意殷勤…命卿大夫以我故安): the say of the command, not a speech of the ruler nor a
+    recipient."""
+    role, yue, said = tokens[i], _next(tokens, i), _next(tokens, i, 2)
+    if not (role.of("role") in rl.words["rulers"] and _has(yue, rl.words["says"])):
+        return None
+    if said is None or "say" not in said.kinds or r.subjects:
+        return None
+    words = role.text + yue.text + said.kinds["say"]
+    if r.events:
+        command = r.events[-1]
+        if command.kind not in r.lex.frames["command"] or "say" in command.fields:
+            return None
+        command.fields["say"] = (words,)
+        return 3
+    last = r.ctx.history[-1] if r.ctx.history else None
+    if last is None or paragraph_of(last[0]) != r.ctx.paragraph:
+        return None
+    command = last[1]
+    if command.kind not in r.lex.frames["command"] or "say" in command.fields:
+        return None
+    if set(command.agent) & set(rl.words["rulers"]):
+        return None  # 公命…。公曰: his own words
+    r.relayed = words
+    return 3
 
 
 @rule("say")
@@ -181,12 +241,12 @@ def if_(r, tokens, i, rl):
 @rule("like")
 def like(r, tokens, i, rl):
     token, nxt = tokens[i], _next(tokens, i)
-    if (
-        token.text == rl.word("like")
-        or token.of("action") == rl.word("like")
-        or (token.text == rl.word("its") and _has(nxt, rl.words["other"]))
-    ):
+    if token.text == rl.word("like") or token.of("action") == rl.word("like"):
         return r.like(tokens, i, rl.word("like"))
+    if token.text == rl.word("its") and _has(nxt, rl.words["other"]):
+        if any(t.text == rl.word("like") for t in tokens[i + 2 :]):
+            return r.like(tokens, i, rl.word("like"))  # 其他如初儀: the rest as at first
+        return 2  # 其他不拜: the others (of those carried over) do not bow
     return None
 
 
@@ -420,8 +480,14 @@ def preposition(r, tokens, i, rl):
 
 @rule("and-subject")
 def and_subject(r, tokens, i, rl):
+    """賓及衆賓: one more subject; 賓反入，及卿大夫皆說屨: first in its clause, 及 and a person
+    join him to the subject carried over (the 賓 and the 卿大夫 take off their shoes), not 及 a
+    place reached."""
     nxt = _next(tokens, i)
     if tokens[i].text in rl.words["and"] and not tokens[i].kinds.get("role"):
+        acted = any(not t.of("role") for t in tokens[2:])  # not 及佐食 alone: one offered to
+        if not i and acted and not r.ctx.pending and r.ctx.agent and nxt and nxt.of("role"):
+            r.subjects = list(r.ctx.agent)
         if r.subjects and not r.events and nxt and nxt.of("role"):
             r.joined = True
             return 1
@@ -501,6 +567,9 @@ def chosen_by(r, tokens, i, rl):
     alternatives = _alternatives(r, rl)
     if alternatives:
         r.events[-1].fields.pop("cond", None)  # 若賓，若長: whom he may choose, not a condition
+        r.ctx.alternatives = alternatives
+    elif rl.word("again") in r.ctx.sentence_text:
+        alternatives = r.ctx.alternatives  # 唯公所賜，以旅于西階上，如初: those of the first time
     chosen = alternatives or rl.words["else"]
     r.events[-1].set("to", chosen, "?")
     r.events[-1].fields["_chosen"] = chosen  # the discourse pass carries them on
@@ -513,8 +582,11 @@ def _alternatives(r: ClauseReader, rl: Rule) -> tuple[str, ...]:
 
     text = next(reversed(r.ctx.texts.values()), "")  # this clause's (the last read)
     rest = r.ctx.sentence_text.replace(text, "", 1) if text else ""
+    either = rl.word("either")
+    if either not in rest and r.ctx.next_sentence_text.startswith(either):
+        rest = r.ctx.next_sentence_text  # 唯公所賜。若賓，若長，以旅于西階上
     found: list[str] = []
-    for part in rest.split(rl.word("either"))[1:]:  # the words after each 若
+    for part in rest.split(either)[1:]:  # the words after each 若
         elder = next((e for e in rl.words["elder"] if part.startswith(e)), None)
         if elder:
             found.append(rl.word("elder-is"))
@@ -1007,6 +1079,7 @@ def commanded_act(r, kind, tokens, i, rl) -> bool:
         return False
     r.content_done = True
     r.stop = True
+    last.fields["_commanded"] = (kind,)  # what is commanded (rule commands-the-player)
     # 命取矢如初: the clause stops at what is commanded, but 如初 says how the command is given
     like = rule_named("like").word("like")
     ahead = [
@@ -1019,8 +1092,19 @@ def commanded_act(r, kind, tokens, i, rl) -> bool:
 
 @rule("assist")
 def assist(r, kind, tokens, i, rl) -> bool:
+    """以相拜: to assist with the bows, one act 相, for the two who just bowed to each other."""
     last = r.events[-1] if r.events else None
-    return last is not None and last.kind in rl.words["after"] and kind in rl.words["act"]
+    if last is None or last.kind not in rl.words["after"] or kind not in rl.words["act"]:
+        return False
+    if kind == rl.word("bow") and "to" not in last.fields:
+        bowers = [
+            e.agent
+            for _, e in reversed(r.ctx.history[-int(rl.word("within")) :])
+            if r.is_a(e.kind, kind) and e.agent
+        ][:2]
+        if len(bowers) == 2 and bowers[0] != bowers[1]:
+            last.set("to", tuple(dict.fromkeys((*bowers[1], *bowers[0]))), "?")
+    return True
 
 
 @rule("thanks-twice")
@@ -1263,9 +1347,15 @@ def said_to(r, subjects, rl) -> bool:
     for event in r.events:
         if event.kind not in rl.words["act"] or "to" in event.fields:
             continue
-        for _, earlier in reversed(r.ctx.history[-3:]):
+        for pid, earlier in reversed(r.ctx.history[-3:]):
+            offered = (  # 獻公，曰「臣敢奏爵以聽命」: said to the one he offers to, as he does
+                r.lex.has(earlier.kind, "offering")
+                and sentence_of(pid) == r.ctx.sentence
+                and earlier.agent == event.agent
+                and not earlier.marks.get("to")
+            )
             if (
-                r.is_a(earlier.kind, *rl.words["speech"])
+                (r.is_a(earlier.kind, *rl.words["speech"]) or offered)
                 and earlier.get("to")
                 and not set(earlier.fields["to"]) & set(event.agent)
             ):
@@ -1301,12 +1391,34 @@ def condition_topic(r, subjects, rl) -> bool:
 
 @rule("person-pronoun")
 def person_pronoun(r, subjects, rl) -> bool:
-    if r.person_pronoun is not None and "to" not in r.person_pronoun.fields:
-        other = r.other_party(r.person_pronoun)
-        if other:
-            r.person_pronoun.set("to", other, "?")
-            return True
+    """酬之, 送之: the person 之 stands for: one the clause named before it who is not its
+    agent (主人就旅食之尊而獻之: the 士旅食者 whose jar it is), else the other party of the
+    exchange."""
+    event = r.person_pronoun
+    if event is None or "to" in event.fields:
+        return False
+    topic = tuple(x for x in r.ctx.cond_topic if x not in event.agent)  # 若與賓燕，則公迎之
+    named = topic or _named_in_clause(r, event)
+    if named:  # the one 之 stands for is in the text: not implied
+        event.set("to", named)
+        return True
+    other = r.other_party(event)
+    if other:
+        event.set("to", other, "?")
+        return True
     return False
+
+
+def _named_in_clause(r: ClauseReader, event: Event) -> tuple[str, ...]:
+    """The persons the clause names before ``event``'s verb, other than its agent."""
+    from yili_kg.loaders.terms.tokens import tokenize
+
+    text = next(reversed(r.ctx.texts.values()), "")
+    head = text[: text.rfind(event.kind)] if event.kind in text else ""
+    tokens = tokenize(head, r.lex)
+    first = next((i for i, t in enumerate(tokens) if t.of("action")), len(tokens))
+    roles = [t.of("role") for t in tokens[first:] if t.of("role")]  # 士三人坐取…: not 人
+    return tuple(dict.fromkeys(x for x in roles if x and x not in event.agent))
 
 
 @rule("takes-role")
@@ -1411,7 +1523,8 @@ def _bows_named(r: ClauseReader, rl: Rule):
     稽首), none when the 注 begins 拜X (every bow of the clause that is not an answer)."""
     roles = "|".join(map(re.escape, sorted(r.lex.forms["role"], key=len, reverse=True)))
     kinds = "|".join(map(re.escape, rl.words["kinds"]))
-    pattern = re.compile(f"((?:{kinds})*){re.escape(rl.word('bow'))}({roles})")
+    bows = "|".join(map(re.escape, rl.words["bow"]))  # 拜, and the salute 揖 (揖，揖賓也)
+    pattern = re.compile(f"((?:{kinds})*)(?:{bows})({roles})")
     for note in r.ctx.notes:
         for match in pattern.finditer(re.sub(r"[，。、；：！？「」]", "", note)):
             head = re.findall(kinds, match.group(1))
@@ -1419,17 +1532,76 @@ def _bows_named(r: ClauseReader, rl: Rule):
                 yield tuple(head), r.lex.forms["role"][match.group(2)]
 
 
-@rule("bow-to-offerer")
-def bow_to_offerer(r, subjects, rl) -> bool:
-    """A bow after draining the cup is to the one who offered it (公…立卒爵，坐奠爵，拜: to the
-    主人 who offered, not to the 膳宰 who handed the lung in between)."""
+@rule("zhu-names-speaker")
+def zhu_names_speaker(r, subjects, rl) -> bool:
+    """注 君使人戒客辭也 / 上介出答主國使者辭也: the 注 opening with the one who says the words
+    (one sent: 使X; or X (出) 答, 戒, 告, 請, 致, 辭, 拜) names the speaker of words whose
+    clause names none (not the 公 carried over)."""
+    if r.subjects or not r.ctx.notes or (subjects and r.ctx.pending_sentence == r.ctx.sentence):
+        return False  # (a subject left by a clause of another sentence, 公與客燕, is not named)
+    roles = "|".join(map(re.escape, sorted(r.lex.forms["role"], key=len, reverse=True)))
+    acts = "|".join(map(re.escape, rl.words["acts"]))
+    sent, out = rl.word("sent"), rl.word("out")
+    note = re.sub(r"[，。、；：！？「」]", "", r.ctx.notes[0])
+    found = re.match(f"^(?:{roles})?(?:{sent})?({roles})(?:{out})?(?:{acts})", note)
+    if rl.word("words-of") not in note.split(rl.word("end"))[0] + rl.word("end"):
+        found = None  # the 注's formula X…辭也 ('these are X's words') in its first gloss
+    bow = rl.word("bow")  # 從使者拜君之賜命: X拜Y anywhere in it, for words said bowing
+    bowed = re.search(f"({roles}){re.escape(bow)}({roles})", note)
     done = False
     for event in r.events:
-        if "to" in event.fields or not event.agent or not r.is_a(event.kind, rl.word("bow")):
+        if "say" not in event.fields:
             continue
-        if r.lex.has(event.kind, "answer") or not _drained(r, event.agent, rl):
+        if bowed and r.is_a(event.kind, bow):
+            speaker, to = (r.lex.forms["role"][g] for g in bowed.groups())
+            event.set("to", (rl.word("as") if to in rl.words["ruler"] else to,), "?")
+        elif found:
+            speaker = r.lex.forms["role"][found.group(1)]
+        else:
             continue
-        offerer = _offerer_of(r, event.agent)
+        if event.agent != (speaker,):
+            event.fields.pop("noagent", None)
+            event.set("agent", (speaker,), "?")
+            done = True
+    return done
+
+
+@rule("received-from")
+def received_from(r, subjects, rl) -> bool:
+    """唯受爵于公者拜: the bow of one named as having received from X (受…于X者) is to X, the
+    giver his name says (注: 公所賜者也), not the officer he just handed the cup to."""
+    text = next(reversed(r.ctx.texts.values()), "")
+    roles = "|".join(map(re.escape, sorted(r.lex.forms["role"], key=len, reverse=True)))
+    recv, yu, zhe = (rl.word(k) for k in ("receive", "yu", "zhe"))
+    found = re.search(f"{recv}[^{yu}]{{0,2}}{yu}({roles}){zhe}", text)
+    if not found:
+        return False
+    giver = r.lex.forms["role"][found.group(1)]
+    done = False
+    for event in r.events:
+        implied = "to" not in event.fields or event.marks.get("to") == "?"
+        if implied and r.is_a(event.kind, rl.word("bow")) and giver not in event.agent:
+            event.set("to", (giver,), "?")
+            done = True
+    return done
+
+
+@rule("bow-to-offerer")
+def bow_to_offerer(r, subjects, rl) -> bool:
+    """A bow, or the praise of the wine, by one drinking the cup, after he made its offering,
+    tasted or drained it, is to the one who offered it (公…立卒爵，坐奠爵，拜; 賓…啐酒，降席，
+    坐奠爵，拜，告旨: to the 主人 who offered, not to the 膳宰 who set the dishes or handed the
+    lung in between)."""
+    done = False
+    for event in r.events:
+        if "to" in event.fields or not event.agent or r.lex.has(event.kind, "answer"):
+            continue
+        if not (r.is_a(event.kind, rl.word("bow")) or event.kind in rl.words["praise"]):
+            continue
+        receives = event.kind in rl.words["receive"]
+        if not receives and not _drained(r, event.agent, rl):
+            continue
+        offerer = _addressed_by(r, event.agent, rl) if receives else _offerer_of(r, event.agent)
         if offerer:
             event.set("to", offerer, "?")
             done = True
@@ -1438,7 +1610,30 @@ def bow_to_offerer(r, subjects, rl) -> bool:
 
 def _drained(r: ClauseReader, agent: tuple[str, ...], rl: Rule) -> bool:
     recent = r.ctx.history[-int(rl.word("drained")) :]
-    return any(r.lex.has(e.kind, "completesDrink") and e.agent == agent for _, e in recent)
+    return any(
+        (r.lex.has(e.kind, "completesDrink") or e.kind in rl.words["tasted"])
+        and e.agent == agent
+        and e.get("neg") != "1"
+        for _, e in recent
+    )
+
+
+def _addressed_by(r: ClauseReader, agent: tuple[str, ...], rl: Rule) -> tuple[str, ...]:
+    """The one who gives ``agent`` the cup: the agent of the last offering to him or the last
+    pouring or filling by another (卿升，拜受觚: the 主人 who offered, not the 司宮 who laid the
+    mats in between; 賓…升酌。冠者拜受: the 賓 who poured); in the 記 within the sentence."""
+    ji = r.ctx.sentence.startswith(rl.word("part"))
+    for pid, earlier in reversed(r.ctx.history[-int(rl.word("given")) :]):
+        if ji and sentence_of(pid) != r.ctx.sentence:
+            break
+        if not earlier.agent or set(agent) & set(earlier.agent) or earlier.get("neg") == "1":
+            continue
+        to = set(earlier.fields.get("to", ()))
+        if r.lex.has(earlier.kind, "offering") and set(agent) <= to:
+            return earlier.agent
+        if earlier.kind in rl.words["gives"] and (not to or set(agent) <= to):
+            return earlier.agent
+    return ()
 
 
 def _offerer_of(r: ClauseReader, agent: tuple[str, ...]) -> tuple[str, ...]:
@@ -1451,6 +1646,128 @@ def _offerer_of(r: ClauseReader, agent: tuple[str, ...]) -> tuple[str, ...]:
     return ()
 
 
+@rule("bow-beside")
+def bow_beside(r, subjects, rl) -> bool:
+    """賓大夫之右坐奠觶，拜: a bow by one who stands at another's side (ROLE之右, ROLE右, in
+    this clause or an act of his just before in the sentence) is to that one (the 大夫 he
+    pledges), not to the last other who acted (the 射人 who called him up)."""
+    done = False
+    for index, event in enumerate(r.events):
+        if "to" in event.fields or not event.agent or _mutual(r, event):
+            continue
+        if not r.lex.has(event.kind, "impliedRecipient") or r.lex.has(event.kind, "offering"):
+            continue
+        beside = _beside_whom(r, event, r.events[: index + 1], rl)
+        if beside and not set(beside) & set(event.agent):
+            event.set("to", beside, "?")
+            done = True
+    return done
+
+
+def _beside_whom(r: ClauseReader, event: Event, here: list[Event], rl: Rule) -> tuple[str, ...]:
+    """The person at whose side the agent of ``event`` stands: the place of his last act in
+    the sentence (this clause's acts up to it, then the acts before) written ROLE(之)右/左."""
+    before = [
+        e
+        for pid, e in r.ctx.history[-int(rl.word("within")) :]
+        if sentence_of(pid) == r.ctx.sentence
+    ]
+    of, sides = rl.word("of"), rl.words["side"]
+    for earlier in reversed([*before, *here]):
+        if earlier.agent != event.agent:
+            return ()
+        for place in earlier.fields.get("at", ()):
+            head = place[:-1].removesuffix(of) if place[-1:] in sides else ""
+            role = r.lex.forms["role"].get(head)
+            if role:
+                return (role,)
+    return ()
+
+
+@rule("leads-the-player")
+def leads_the_player(r, subjects, rl) -> bool:
+    """相者…左何瑟…右手相; 小臣坐授瑟: the one who carries a musician's 瑟 leads him and hands
+    it to him (注: 相，扶工也): 相 and 授 naming no one are to the musician last led (㒒人士相上工
+    … 右手相 → the 上工), else to the 工."""
+    done = False
+    for event in r.events:
+        if event.kind not in rl.words["acts"] or "to" in event.fields or not event.agent:
+            continue
+        text = next(reversed(r.ctx.texts.values()), "")  # this clause's
+        if not _carries_instrument(r, event, rl) or rl.word("bare") in text:
+            continue  # 後者徒相入: leading empty-handed, not the one with the 瑟
+        if event.kind != rl.word("lead"):
+            event.set("to", (rl.word("player"),), "?")  # the 瑟 handed to its player
+            done = True
+            continue
+        led = next(
+            (
+                e.fields["to"]
+                for _, e in reversed(r.ctx.history[-int(rl.word("within")) :])
+                if e.kind == rl.word("lead") and e.get("to") and not e.marks.get("to")
+            ),
+            (rl.word("player"),),
+        )
+        event.set("to", led, "?")
+        done = True
+    return done
+
+
+def _carries_instrument(r: ClauseReader, event: Event, rl: Rule) -> bool:
+    """Whether the event hands the instrument, or its agent carried it in the acts before."""
+    if set(event.fields.get("theme", ())) & set(rl.words["instrument"]):
+        return True
+    recent = [e for _, e in r.ctx.history[-int(rl.word("within")) :]]
+    return any(
+        set(e.fields.get("theme", ())) & set(rl.words["instrument"]) and e.agent == event.agent
+        for e in recent
+    )
+
+
+@rule("commands-the-player")
+def commands_the_player(r, subjects, rl) -> bool:
+    """樂正命奏陔: a command to do what only one of a class of roles does (yl:doneByKind: 奏 by
+    a musician), naming no one, is to the last of that class to act, not to whoever acts next
+    (賓出)."""
+    done = False
+    for event in r.events:
+        commanded = event.fields.pop("_commanded", ())
+        kinds = r.lex.doer_kinds.get(commanded[0], ()) if commanded else ()
+        if not kinds or "to" in event.fields:
+            continue
+        for _, earlier in reversed(r.ctx.history):
+            players = [
+                a
+                for a in earlier.agent
+                if r.lex.role_classes.get(a, frozenset()) & set(kinds) and a not in event.agent
+            ]
+            if players:
+                event.set("to", tuple(players), "?")
+                done = True
+                break
+    return done
+
+
+@rule("declined-bow")
+def declined_bow(r, subjects, rl) -> bool:
+    """賓…下拜。公降一等，小臣辭: an officer declining, naming no one, declines for another the
+    bow just made below: to the one who bowed (the 賓), not to the ruler who stepped down."""
+    done = False
+    for event in r.events:
+        if "to" in event.fields or not event.agent or not r.is_a(event.kind, rl.word("decline")):
+            continue
+        staff = {r.lex.label(YL.Officiant), r.lex.label(YL.Attendant)}
+        if not all(r.lex.role_classes.get(a, frozenset()) & staff for a in event.agent):
+            continue
+        for _, earlier in reversed(r.ctx.history[-int(rl.word("within")) :]):
+            if r.is_a(earlier.kind, rl.word("bow")) and earlier.agent:
+                if not set(earlier.agent) & set(event.agent):
+                    event.set("to", earlier.agent, "?")
+                    done = True
+                break
+    return done
+
+
 @rule("implied-recipient")
 def implied_recipient(r, subjects, rl) -> bool:
     done = False
@@ -1459,11 +1776,20 @@ def implied_recipient(r, subjects, rl) -> bool:
             continue
         if not event.agent or _mutual(r, event) or _salute_on_the_way(r, event, rl):
             continue
-        other = r.other_party(event)
+        other = _counterpart(r, event, r.other_party(event))
         if other:
             event.set("to", other, "?")
             done = True
     return done
+
+
+def _counterpart(r: ClauseReader, event: Event, other: tuple[str, ...]) -> tuple[str, ...]:
+    """受酬者拜: the other party of a role with a counterpart (yl:counterpart: the one pledged,
+    the one pledging) is that counterpart, not an officer who only called him (the 司正)."""
+    mine = r.lex.counterparts.get(event.agent[0], ()) if len(event.agent) == 1 else ()
+    if mine and (not other or r.officiants(other)):
+        return mine
+    return other
 
 
 def _salute_on_the_way(r, event: Event, rl: Rule) -> bool:
@@ -1512,6 +1838,41 @@ def laid_there(r, subjects, rl) -> bool:
     return done
 
 
+@rule("served-persons")
+def served_persons(r, subjects, rl) -> bool:
+    """祝史小臣師亦就其位而薦之; 司正，既舉觶而薦諸其位: the dishes set out for them (之, 諸)
+    are for the persons the clause names, not set out by them: 薦 to=them, no one named who
+    sets them out, nor who goes to their places (就其位: the server's)."""
+    if not subjects:
+        return False
+    text = next(reversed(r.ctx.texts.values()), "")
+    done = False
+    for index, event in enumerate(r.events):
+        if event.kind not in rl.words["acts"] or "to" in event.fields:
+            continue
+        if not any(event.kind + it in text for it in rl.words["it"]):
+            continue
+        _served_by_no_one(event)
+        event.set("to", subjects, "?")
+        if event.marks.get("theme") == "?":
+            _drop_field(event, "theme")  # not the thing last handled: 之 is the persons
+        for earlier in r.events[:index]:
+            if r.lex.has(earlier.kind, "goalObject") and earlier.kind + rl.word("their") in text:
+                _served_by_no_one(earlier)
+        done = True
+    return done
+
+
+def _served_by_no_one(event: Event) -> None:
+    _drop_field(event, "agent")
+    event.fields["noagent"] = ("unstated",)
+
+
+def _drop_field(event: Event, key: str) -> None:
+    event.fields.pop(key, None)
+    event.marks.pop(key, None)
+
+
 @rule("served-one")
 def served_one(r, subjects, rl) -> bool:
     """主人獻賓。…膳宰薦脯醢 / 設折俎: the dried meat and the stand set out in a round of drinking
@@ -1523,24 +1884,29 @@ def served_one(r, subjects, rl) -> bool:
             continue
         theme = event.fields.get("theme", ())
         if event.kind not in rl.words["any-theme"] and not set(theme) & set(rl.words["dishes"]):
-            continue
-        served = _last_offered(r, rl)
+            continue  # (席 with no one named: the mat of the one just offered, as a dish)
+        served = _last_offered(r, rl, mat=event.kind in rl.words["mats"])
         if served and not set(served) & set(event.agent):
             event.set("to", served, "?")
             done = True
     return done
 
 
-def _last_offered(r: ClauseReader, rl: Rule) -> tuple[str, ...]:
+def _last_offered(r: ClauseReader, rl: Rule, mat: bool = False) -> tuple[str, ...]:
     """The one offered to by the last 獻/酢 within ``within`` acts (this clause's first); in
-    the 記, whose sentences are rules each on its own, only within the sentence."""
+    the 記, whose sentences are rules each on its own, only within the sentence; for a mat,
+    only when no one but the one who offered has acted since (先卿獻之，如獻卿之禮。席于阼階西)."""
     recent = r.ctx.history[-int(rl.word("within")) :]
     if r.ctx.sentence.startswith(rl.word("part")):
         recent = [(pid, e) for pid, e in recent if sentence_of(pid) == r.ctx.sentence]
     recent = recent + [("", e) for e in r.events]
+    since: set[str] = set()
     for _, earlier in reversed(recent):
         if earlier.kind in rl.words["offerings"] and earlier.get("neg") != "1":
+            if mat and since - set(earlier.agent):
+                return ()  # others acted between: the mat is not his (士喪禮 卜人…有席)
             return earlier.fields.get("to", ())
+        since.update(earlier.agent)
     return ()
 
 

@@ -45,12 +45,16 @@ class Context:
     pending_face: str | None = None  # and its facing (賓右北面，至再拜: rule stance-ahead)
     clauses: int = 0  # clauses read so far
     pending_at: int = 0  # the clause that left ``pending``
+    pending_sentence: str = ""  # its sentence
     topic_role: tuple[str, ...] = ()  # X則…: the person the clause is about
     sentence_text: str = ""
+    next_sentence_text: str = ""  # the next sentence of the paragraph (若賓，若長 after 唯公所賜)
+    alternatives: tuple[str, ...] = ()  # the last 唯公所酬's alternatives (若賓，若長)
     positive_agent: tuple[str, ...] = ()  # the last agent of an act not denied
     offerers: list[tuple[str, ...]] = field(default_factory=list)  # agents of 獻, in order
     sent_to: tuple[str, ...] = ()  # the one a cup was just sent to (拜送爵): he drinks next
     cond_topic: tuple[str, ...] = ()  # 其笙，則獻諸西階上: the one the condition is about
+    cond_subject: tuple[str, ...] = ()  # 若賓諸公卿大夫不勝，則不降: who does what follows
     offered: set[str] = field(default_factory=set)  # those offered to (獻X)
     trace: list[str] = field(default_factory=list)  # ids of the rules applied (for the tests)
     notes: tuple[str, ...] = ()  # the 注 on the clause being read
@@ -72,6 +76,43 @@ def carry(reader: ClauseReader, event: Event, text: str) -> None:
 
 def _unstated(event: Event) -> bool:
     event.fields["noagent"] = ("unstated",)
+    return True
+
+
+@rule("dialogue-turn")
+def dialogue_turn(reader, event, text, rl) -> bool:
+    """寡君固曰不腆…。（對）寡君君之私也…臣敢固辭: words said just after another's words, naming
+    no speaker, are the answer: said by the one those words were addressed to, else by the one
+    who spoke before him (the two speak in turn), not by the one who just spoke."""
+    if "say" not in event.fields or not reader.ctx.history or "cond" in event.fields:
+        return False  # (則曰「左賢于右」: the same speaker, under another condition)
+    lex = reader.lex
+    if not (event.kind in rl.words["turns"] or lex.has(event.kind, "answer")):
+        return False  # 命下射曰, 遂告曰: the one carried over speaks again
+    if not (text.startswith(event.kind) or event.get("say") == text):
+        return False  # 上曰「揚」: words under a case named before them, the same speaker
+    if reader.ctx.topic_role or "cond" in reader.ctx.history[-1][1].fields:
+        return False  # 在野，則曰…；庶人則曰…: a list of what each says, not an exchange
+    spoken = [e for _, e in reversed(reader.ctx.history[-int(rl.word("within")) :])]
+    if not spoken or "say" not in spoken[0].fields or not spoken[0].agent:
+        return False
+    last = spoken[0]
+    to = tuple(x for x in last.fields.get("to", ()) if x not in last.agent)
+    before = next((e.agent for e in spoken[1:] if "say" in e.fields and e.agent), ())
+    speaker = to or (before if before and before != last.agent else ())
+    if not speaker:
+        return False
+    event.set("agent", speaker, "?")
+    return True
+
+
+@rule("condition-subject")
+def condition_subject(reader, event, text, rl) -> bool:
+    """若賓諸公卿大夫不勝，則不降; 若與四方之賓燕。媵爵: the persons a condition names first after
+    若 (or feasted with) do what follows it, naming no one (rule 8)."""
+    if not reader.ctx.cond_subject:
+        return False
+    event.set("agent", reader.ctx.cond_subject, "^")
     return True
 
 
@@ -106,6 +147,29 @@ def asked_ones_act(reader, event, text, rl: Rule) -> bool:
         return False  # 請執冪者與羞膳者。乃命執冪者: the one who asked commands them
     event.set("agent", asked[1], "^")
     return True
+
+
+@rule("asks-again")
+def asks_again(reader, event, text, rl: Rule) -> bool:
+    """小臣又請媵爵者。二大夫媵爵如初。請致者: a request naming no one who makes it, soon after
+    another's request, is his again (疏: 此請致者亦小臣也), not made by those who did what he
+    asked for nor by the one he asked."""
+    if not reader.is_a(event.kind, rl.word("request")):
+        return False
+    carried = set(reader.ctx.agent)
+    if any(
+        sentence_of(pid) == reader.ctx.sentence and e.agent and not e.marks.get("agent")
+        for pid, e in reader.ctx.history[-3:]
+    ):
+        return False  # 賓執鴈，請問名: the one this sentence named asks
+    for _, earlier in reversed(reader.ctx.history[-int(rl.word("within")) :]):
+        if reader.is_a(earlier.kind, rl.word("request")) and earlier.agent:
+            asker = earlier.agent
+            if set(asker) & carried or carried & set(earlier.fields.get("to", ())):
+                return False
+            event.set("agent", asker, "^")
+            return True
+    return False
 
 
 @rule("returns-command")
@@ -198,6 +262,82 @@ def completes_bow(reader, event, text, rl) -> bool:
     return bool(doer)
 
 
+@rule("all-who-answered")
+def all_who_answered(reader, event, text, rl) -> bool:
+    """賓及諸公卿大夫皆興，對曰：「諾，敢不醉。」皆反位坐: 皆 after the answer of several to one is
+    those who answered, going on, not the one answered (rule turn-goes-back)."""
+    ctx = reader.ctx
+    if not (reader.all_ and ctx.answered and ctx.agent) or _several(reader, ctx.answered):
+        return False
+    if not _several(reader, ctx.agent):
+        return False
+    event.set("agent", ctx.agent, "^")
+    return True
+
+
+@rule("holder-presents")
+def holder_presents(reader, event, text, rl) -> bool:
+    """舉觶者…實觶，立于西階上。賓拜。進坐奠觶于薦西: a bow made to one holding the cup he
+    filled, before he gives it (注: 賓拜，拜將受觶), is followed by his act: he comes forward with
+    it, not the one who bowed."""
+    ctx = reader.ctx
+    if not ctx.history or not ctx.agent:
+        return False
+    bow = ctx.history[-1][1]
+    if bow.agent != ctx.agent or bow.kind not in rl.words["bows"] or bow.get("neg") == "1":
+        return False  # a plain bow made (士不拜，受爵: no bow, he receives)
+    holder = tuple(x for x in bow.fields.get("to", ()) if x not in bow.agent)
+    if not holder or event.kind in rl.words["receive"]:
+        return False  # (進受爵: the bower comes forward to receive it)
+    for _, earlier in reversed(ctx.history[-int(rl.word("within")) : -1]):
+        if earlier.agent != holder:
+            continue
+        if earlier.kind in rl.words["lets-go"] or reader.lex.has(earlier.kind, "offering"):
+            return False  # he has set it down, handed or offered it: the bower receives it
+        if set(earlier.fields.get("dest", ())) & set(rl.words["put-away"]):
+            return False  # 實觶于篚: put away
+        cup = set(earlier.fields.get("theme", ())) & set(rl.words["cups"])
+        if earlier.kind in rl.words["holds"] and cup:
+            event.set("agent", holder, "^")
+            return True
+    return False
+
+
+@rule("giver-withdraws")
+def giver_withdraws(reader, event, text, rl) -> bool:
+    """二人…薦南奠之。介坐受以興。退，皆拜送，降: once the cup set down or handed for him is
+    taken up, the one who gave it withdraws and bows as it goes (拜送), not the receiver."""
+    ctx = reader.ctx
+    if event.kind not in rl.words["acts"] or not ctx.agent:
+        return False
+    recent = [e for _, e in ctx.history[-int(rl.word("within")) :]]
+    taken = [e for e in recent[-3:] if e.agent == ctx.agent and e.kind in rl.words["take"]]
+    if not taken:
+        return False
+    for earlier in reversed(recent):
+        cup = set(earlier.fields.get("theme", ())) & set(rl.words["cups"])
+        gave = earlier.kind in rl.words["give"] and earlier.agent and cup
+        if gave and not set(earlier.agent) & set(ctx.agent):
+            event.set("agent", earlier.agent, "^")
+            return True
+    return False
+
+
+@rule("all-assisted")
+def all_assisted(reader, event, text, rl) -> bool:
+    """司正立于楹間以相拜。皆揖，復席: 皆 just after one assisting several is those he assists
+    (the host and the guest), not the assistant with one of them."""
+    ctx = reader.ctx
+    if not (reader.all_ and ctx.history):
+        return False
+    last = ctx.history[-1][1]
+    helped = last.fields.get("to", ())
+    if last.kind not in rl.words["assist"] or len(helped) < 2 or last.agent != ctx.agent:
+        return False
+    event.set("agent", helped, "^")
+    return True
+
+
 @rule("turn-goes-back")
 def turn_goes_back(reader, event, text, rl) -> bool:
     ctx = reader.ctx
@@ -221,6 +361,11 @@ def turn_goes_back(reader, event, text, rl) -> bool:
         event.set("agent", ctx.answered, "^")
         return True
     return False
+
+
+def _several(reader: ClauseReader, roles: tuple[str, ...]) -> bool:
+    """Whether ``roles`` are more than one person (two roles, or a group: 二人, 三耦)."""
+    return len(roles) > 1 or any(reader.lex.has(r, "collective") for r in roles)
 
 
 def _answer_ends_turn(ctx: Context, text: str, rl) -> bool:
@@ -295,6 +440,35 @@ def topic_does(reader, event, text, rl) -> bool:
     if reader.is_a(event.kind, *rl.words["speech"]):
         return False  # 諸公卿則以耦告于上: they are told (by the 司射)
     event.set("agent", topic)
+    return True
+
+
+@rule("topic-served")
+def topic_served(reader, event, text, rl) -> bool:
+    """二人…薦西奠之。賓…取觶。介則薦南奠之 / 主人洗。…大師則為之洗: X則Y, Y done to X (之),
+    is done by the one who did the same act just before for another (the 二人, the 主人), not
+    by the one carried over (the 賓)."""
+    topic = reader.ctx.topic_role
+    if not topic or not any(word in text for word in rl.words["pronoun"]):
+        return False
+    for _, earlier in reversed(reader.ctx.history[-int(rl.word("within")) :]):
+        if earlier.kind == event.kind and earlier.agent and not set(earlier.agent) & set(topic):
+            event.set("agent", earlier.agent, "^")
+            return True
+    return False
+
+
+@rule("washes-for")
+def washes_for(reader, event, text, rl) -> bool:
+    """主人獻工…。大師則為之洗: the cup washed for someone (為之洗) is washed by the one who
+    offers it (the last who offered, 獻), not by the one carried over (the 工 who drank)."""
+    whom = reader.for_whom
+    if event.kind not in rl.words["acts"] or not whom:
+        return False
+    offerer = next((a for a in reversed(reader.ctx.offerers) if not set(a) & set(whom)), ())
+    if not offerer:
+        return False
+    event.set("agent", offerer, "^")
     return True
 
 
@@ -505,6 +679,15 @@ def _offerers(event: Event, ctx: Context, text: str, lexicon: Lexicon) -> None:
                 del event.fields["agent"]
                 event.fields["noagent"] = ("unstated",)
         return
+    attendant = lexicon.label(YL.Attendant)
+    serving = all(
+        attendant in lexicon.role_classes.get(a, frozenset()) and not _offered_by(ctx, a)
+        for a in event.agent
+    )
+    if event.marks.get("agent") == "^" and serving and ctx.offerers:
+        earlier = _offerer(ctx, to)  # 胥薦主人于洗北。辯獻大夫: the one who serves does not offer
+        if earlier:
+            event.set("agent", earlier, "^")
     offered_only = [a for a in event.agent if a in ctx.offered and not _offered_by(ctx, a)]
     if offered_only:
         rest = tuple(a for a in event.agent if a not in offered_only)
@@ -623,6 +806,29 @@ def like_before(pid, events, lexicon, ctx, rl) -> bool:
                 event.set("to", earlier.fields["to"], "?")
                 found = True
                 break
+    return found
+
+
+@rule("goes-up-with")
+def goes_up_with(pid, events, lexicon, ctx, rl) -> bool:
+    """主人…揖讓升。賓厭介升: the salute and yielding before going up were to the one named
+    going up in the clause after (the 賓), not to the last one offered to (the 衆賓)."""
+    named = _named(events)
+    if not named or not any(e.kind in rl.words["up"] for e in events) or not ctx.history:
+        return False
+    climber = named[0].agent
+    if len(climber) != 1:
+        return False
+    before = [e for p, e in ctx.history if p == ctx.history[-1][0]]
+    if not any(e.kind in rl.words["up"] for e in before):
+        return False
+    found = False
+    for event in before:
+        implied = event.marks.get("to") == "?"  # the other party, guessed (not mutual salutes)
+        if event.kind in rl.words["salute"] and implied and event.agent:
+            if not set(climber) & set(event.agent) and len(event.agent) == 1:
+                event.set("to", climber, "?")
+                found = True
     return found
 
 

@@ -61,6 +61,7 @@ class Lexicon:
     role_acts: dict[str, tuple[str, ...]] = field(default_factory=dict)  # role → yl:roleAct
     doer_kinds: dict[str, tuple[str, ...]] = field(default_factory=dict)  # act → yl:doneByKind
     pairs: frozenset[frozenset[str]] = frozenset()  # the two archers of each yl:Pair
+    counterparts: dict[str, tuple[str, ...]] = field(default_factory=dict)  # yl:counterpart
 
     def label(self, node: URIRef) -> str:
         """The zh-Hant ``rdfs:label`` of a class of the ontology, the word the lexicon knows it
@@ -125,6 +126,7 @@ def build_lexicon(graph: Graph) -> Lexicon:
         role_acts,
         doer_kinds,
         _pairs(graph, iri),
+        _links(graph, iri, YL.counterpart, "role", "role"),
     )
 
 
