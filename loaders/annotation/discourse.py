@@ -157,13 +157,14 @@ def ji_names_no_one(reader, event, text, rl) -> bool:
 
 @rule("finisher-of-act")
 def finisher_of_act(reader, event, text, rl) -> bool:
-    """卒X without a subject (卒盥, 卒洗): by the agent of the last X among the last acts, when
-    someone else declined or answered in between (主人降盥。賓降，主人辭降，賓對。卒盥)."""
+    """卒X without a subject (卒盥, 卒洗): by the agent of the last X (or a kind of X: 拾發 is a
+    射) among the last acts, when someone else declined or answered in between (主人降盥。賓降，
+    主人辭降，賓對。卒盥; 拾發以將乘矢。獲者坐而獲…卒射: both archers)."""
     finish = rl.word("finish")
     done = event.kind[len(finish) :] if event.kind.startswith(finish) else ""
     if not done or done not in reader.lex.iri["action"]:  # a label of an act
         return False
-    doer = _last_doer(reader, rl, lambda kind: kind == done)
+    doer = _last_doer(reader, rl, lambda kind: reader.is_a(kind, done))
     if doer:
         event.set("agent", doer, "^")  # even when another answered last
     return bool(doer)
