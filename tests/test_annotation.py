@@ -494,3 +494,14 @@ def test_the_salutes_of_the_walk_are_to_no_one():
         assert "to" not in salute.fields, (clauses, format_events(record.events))
     record, _ = annotate_example("主人以賓升，賓揖升")
     assert record.events[0].fields["to"] == ("主人",)
+
+
+def test_a_length_is_no_act():
+    """Rule 12 (鄉射禮 記: 楅長如笴, 物長如笴, 楚撲長如笴): X長如Y gives the thing's length, its
+    make, no act of 如; 如 with an act before it is still the procedure (揖讓如初)."""
+    from yili_kg.loaders.annotation.annotate import annotate_example
+
+    length, _ = annotate_example("記：楅長如笴")
+    assert (length.events, length.reason) == ([], "description")
+    again, _ = annotate_example("揖讓如初")
+    assert [e.kind for e in again.events] == ["揖", "讓"]
