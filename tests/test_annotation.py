@@ -505,3 +505,12 @@ def test_a_length_is_no_act():
     assert (length.events, length.reason) == ([], "description")
     again, _ = annotate_example("揖讓如初")
     assert [e.kind for e in again.events] == ["揖", "讓"]
+
+
+def test_the_side_kept_leaves_the_pair_walking():
+    """Rule side-kept (鄉射禮 21.18, 24.8; 大射儀 181): 上射于左 says which side the upper archer
+    keeps; what follows is the pair's, not the 上射's alone."""
+    from yili_kg.loaders.annotation.annotate import annotate_example
+
+    crossed, _ = annotate_example("上射降三等，下射少右，從之，中等，並行，上射于左，與升射者相左")
+    assert format_events(crossed.events) == "相左 agent=上射,下射^ with=射者"

@@ -1316,6 +1316,17 @@ def elided_act(r, subjects, rl) -> bool:
     return True
 
 
+@rule("side-kept")
+def side_kept(r, subjects, rl) -> bool:
+    """並行，上射于左: a person and 于 a side alone, no verb, not an act again (elided-act), is
+    the side that one keeps as the pair walks, a description: no act, and no subject left for
+    the next clause (與升射者相左 is the pair's, carried on)."""
+    if not (subjects and r.side) or r.at or r.face:
+        return False
+    r.ctx.pending = None
+    return True
+
+
 @rule("seating-list")
 def seating_list(r, subjects, rl) -> bool:
     """卿席賓東，東上。小卿賓西: in a list of mats, a person and a place and no verb is where
