@@ -323,6 +323,12 @@ def with_subject(r, tokens, i, rl):
             r.joined = True
             r.joined_by = rl.word("with")
             return 1
+        partner = _next(tokens, i, 2)
+        if r.subjects and not r.events and not r.all_ and _has(nxt, rl.word("its")):
+            if partner is not None and partner.of("role"):  # 大夫與其耦皆適次: his partner
+                r.joined = True
+                r.joined_by = rl.word("with")
+                return 2
     return None
 
 
