@@ -718,6 +718,19 @@ def group_member(r, tokens, i, rl):
     return None
 
 
+@rule("each-pair")
+def each_pair(r, tokens, i, rl):
+    """一耦 is the first pair (上耦, its term), the one called first; right after a call made as
+    for shooting (作升飲者，如作射。一耦進) it stands for each pair in its turn (三耦)."""
+    if tokens[i].text != rl.word("one-pair") or r.events or r.subjects:
+        return None
+    last = next((e for _, e in reversed(r.ctx.history) if not e.modifier), None)
+    if last is None or rl.word("like") not in last.fields.get("like", ()):
+        return None
+    r.subjects.append(rl.word("each"))
+    return 1
+
+
 @rule("subject")
 def subject(r, tokens, i, rl):
     token = tokens[i]
