@@ -731,6 +731,21 @@ def each_pair(r, tokens, i, rl):
     return 1
 
 
+@rule("the-last")
+def the_last(r, tokens, i, rl):
+    """三耦拾取矢，亦如之。後者遂取誘射之矢: 後者, first in its clause just after pairs took
+    their arrows in turn, is the last to take them, the lower archer of the last pair (疏: 下耦
+    將司射矢來), not the pairs carried over."""
+    nxt = _next(tokens, i)
+    if i or tokens[i].text != rl.word("after") or not _has(nxt, rl.word("zhe")):
+        return None
+    recent = [e for _, e in r.ctx.history[-int(rl.word("within")) :] if not e.modifier]
+    if not any(e.kind in rl.words["in-turn"] for e in recent):
+        return None
+    r.subjects.append(rl.word("last"))
+    return 2
+
+
 @rule("subject")
 def subject(r, tokens, i, rl):
     token = tokens[i]
