@@ -67,6 +67,8 @@ class ClauseReader:
         self.led: list[str] = []  # 以賓: the persons the subject leads
         self.next_agent: tuple[str, ...] = ()  # a subject named after the clause's first acts
         self.side: str | None = None  # 于右 ending a clause: a side, for rule elided-act
+        self.relative = False  # 司射所作: 所 + an act, a noun phrase (rule nominal-sentence)
+        self.text = ""  # the clause read
 
     # -- helpers ---------------------------------------------------------------------------
     def is_a(self, kind: str, *ancestors: str) -> bool:
@@ -261,6 +263,7 @@ class ClauseReader:
     # -- the pass --------------------------------------------------------------------------
     def read(self, text: str) -> list[Event]:
         tokens = tokenize(text, self.lex)
+        self.text = text
         i = 0
         while i < len(tokens) and not self.stop:
             i += self.step(tokens, i)

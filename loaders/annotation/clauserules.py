@@ -436,6 +436,7 @@ def suo(r, tokens, i, rl):
     nxt = _next(tokens, i)
     if tokens[i].text in rl.words["suo"] and nxt is not None and "action" in nxt.kinds:
         r.neg = False  # 無所辱: 'nothing that demeans', not a denied act
+        r.relative = i + 2 == len(tokens)  # 司射所作, ending the clause: those he calls
         return 2
     return None
 
@@ -1356,6 +1357,18 @@ def side_kept(r, subjects, rl) -> bool:
     the side that one keeps as the pair walks, a description: no act, and no subject left for
     the next clause (與升射者相左 is the pair's, carried on)."""
     if not (subjects and r.side) or r.at or r.face:
+        return False
+    r.ctx.pending = None
+    return True
+
+
+@rule("nominal-sentence")
+def nominal_sentence(r, subjects, rl) -> bool:
+    """司射所作，唯上耦: a clause that ends with 所 and an act (those the 司射 calls), its only
+    act, or that is only 唯 and a person (only the first pair) says who is who, no act: no
+    subject left for the next clause (卒射 is the shooters', carried on); not 以所執餘獲, where
+    the thing follows."""
+    if not subjects or not (r.relative or r.text.startswith(rl.word("only"))):
         return False
     r.ctx.pending = None
     return True
