@@ -810,6 +810,9 @@ def commanded_act(r, kind, tokens, i, rl) -> bool:
         return False
     r.content_done = True
     r.stop = True
+    doer = r.lex.forms["role"].get(tokens[i].text + rl.word("doer"))
+    if doer and len(kind) > 1 and last.kind in r.lex.frames["command"] and "to" not in last.fields:
+        last.set("to", doer, "?")  # 命負侯: those who bear the targets (負侯者) are told
     # 命取矢如初: the clause stops at what is commanded, but 如初 says how the command is given
     like = rule_named("like").word("like")
     ahead = [

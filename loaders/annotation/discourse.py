@@ -83,10 +83,11 @@ def commanded_does(reader, event, text, rl: Rule) -> bool:
 
 @rule("commanded-all")
 def commanded_all(reader, event, text, rl: Rule) -> bool:
-    """遂命三耦各與其耦拾取矢。皆袒決遂: 皆, with no subject, just after a command to a group
-    are the ones commanded, all of them, not the commander with his companions."""
+    """遂命三耦各與其耦拾取矢。皆袒決遂: 皆, with no subject, just after a command are the ones
+    commanded, all of them (命負侯。皆執其旌: the target-bearers), not the commander with his
+    companions."""
     to = reader.ctx.command_to
-    if not (to and reader.all_ and any(reader.lex.has(r, "collective") for r in to)):
+    if not (to and reader.all_):
         return False
     event.set("agent", to, "^")
     return True
