@@ -17,9 +17,10 @@ from typing import TYPE_CHECKING
 
 from yili_kg.loaders.annotation.annotations import Event, paragraph_of, sentence_of
 from yili_kg.loaders.annotation.rules import Rule, rule, rule_named, word_class, word_values
+from yili_kg.loaders.terms.tokens import Token
 
 if TYPE_CHECKING:
-    from yili_kg.loaders.annotation.annotate import ClauseReader, Token
+    from yili_kg.loaders.annotation.annotate import ClauseReader
 
 Tokens = list["Token"]
 
@@ -40,6 +41,24 @@ def say(r: ClauseReader, tokens: Tokens, i: int, rl: Rule) -> int | None:
     if "say" in tokens[i].kinds:
         r.speech(tokens[i].kinds["say"])
         return 1
+    return None
+
+
+@rule("split-act")
+def split_act(r, tokens, i, rl):
+    """負其侯, 拜其辱, 復其位: an act of two characters written with 其 between them (負侯, 拜辱,
+    復位) is that act, 其 the one's own: the three tokens, here or just after (以負其侯), are
+    read as one act token; the other rules then read it (returns None)."""
+    for k in (i, i + 1):
+        third = _next(tokens, k, 2)
+        if third is None or tokens[k + 1].text != rl.word("its") or "action" in third.kinds:
+            continue
+        form = tokens[k].text + third.text
+        kind = r.lex.forms["action"].get(form)
+        if kind and not tokens[k].of("role"):
+            text = tokens[k].text + tokens[k + 1].text + third.text
+            tokens[k : k + 3] = [Token(text, {"action": kind})]
+            r.ctx.trace.append(rl.id)
     return None
 
 
