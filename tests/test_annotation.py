@@ -483,12 +483,12 @@ def test_a_clause_that_is_only_a_row_is_no_act():
 
 def test_the_salutes_of_the_walk_are_to_no_one():
     """Rule implied-recipient (鄉射禮 20, 誘射): the 司射 salutes at each station of his walk to
-    the mark (當階北面揖，及階揖，升堂揖), to no one; the salute before going up with another
-    (賓揖升) is to him."""
+    the mark (當階北面揖，及階揖，升堂揖) and as he sets out (揖進), to no one; the salute before
+    going up with another (賓揖升) is to him."""
     from yili_kg.loaders.annotation.annotate import annotate_example
 
     walk = "司射東面立于三耦之北，搢三而挾一個，揖進，當階北面揖，及階，揖，升堂，揖"
-    for clauses in (walk, walk.rsplit("，", 2)[0], walk.rsplit("，", 4)[0]):
+    for clauses in (walk, *(walk.rsplit("，", n)[0] for n in (2, 4, 5))):
         record, _ = annotate_example(clauses)
         salute = [e for e in record.events if e.kind == "揖"][-1]
         assert "to" not in salute.fields, (clauses, format_events(record.events))

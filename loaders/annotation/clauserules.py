@@ -1279,13 +1279,17 @@ def implied_recipient(r, subjects, rl) -> bool:
 
 
 def _salute_on_the_way(r, event: Event, rl: Rule) -> bool:
-    """司射…當階北面揖，及階揖，升堂揖: a salute an archer or the 司射 makes just after
-    reaching a station of the archers' path (當X, 及X, 升堂 earlier in the clause; 當X, 及X as
-    the clause before) is a bow of the walk, to no one, unless one archer of a pair makes it
-    (to his partner); 揖升 and the host's and guest's 及階，揖 are to the other party."""
+    """司射…當階北面揖，及階揖，升堂揖: a salute an archer makes just after reaching a station of
+    the archers' path (當X, 及X, 升堂 earlier in the clause; 當X, 及X as the clause before) is a
+    bow of the walk, to no one, unless one archer of a pair makes it (to his partner); the
+    司射's, who walks the path alone to show the archers the bows of a pair (疏: 耦耦各相對揖),
+    are to no one wherever he makes them (揖進, 南面揖); 揖升 and the host's and guest's
+    及階，揖 are to the other party."""
     if event.kind not in rl.words["walk"] or set(event.agent) & set(rl.words["pair"]):
         return False
-    if not (r.archers(event.agent) or set(event.agent) <= set(rl.words["walkers"])):
+    if set(event.agent) <= set(rl.words["walkers"]):
+        return True  # 司射…揖進: he walks alone, showing the bows a pair exchange, anywhere
+    if not r.archers(event.agent):
         return False  # 賓…及階，揖，升: host and guest salute each other at the steps
     here = [e.kind for e in r.events[: r.events.index(event)]]  # a station before the salute
     before = [e.kind for pid, e in r.ctx.history[-1:] if sentence_of(pid) == r.ctx.sentence]
