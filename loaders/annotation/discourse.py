@@ -346,6 +346,23 @@ def pair_together(reader, event, text, rl) -> bool:
     return True
 
 
+@rule("joined-partner")
+def joined_partner(reader, event, text, rl) -> bool:
+    """大夫…就其耦。大夫為下射，揖進: once one has gone to his partner (就其耦), what the two do
+    next naming no one is both's (the 大夫 and his 耦 salute each other and advance), not his
+    alone carried over."""
+    ctx = reader.ctx
+    partner = rl.word("partner")
+    for _, earlier in reversed(ctx.history[-int(rl.word("within")) :]):
+        joined = (*earlier.fields.get("dest", ()), *earlier.fields.get("to", ()))
+        if earlier.kind in rl.words["join"] and partner in joined:
+            if not earlier.agent or set(earlier.agent) != set(ctx.agent):
+                return False
+            event.set("agent", (*earlier.agent, partner), "^")
+            return True
+    return False
+
+
 @rule("chosen-acts")
 def chosen_acts(reader, event, text, rl) -> bool:
     """唯公所酬，以旅于西階上: the one the 公 chose (rule chosen-by) does what follows, until the
