@@ -514,3 +514,14 @@ def test_the_side_kept_leaves_the_pair_walking():
 
     crossed, _ = annotate_example("上射降三等，下射少右，從之，中等，並行，上射于左，與升射者相左")
     assert format_events(crossed.events) == "相左 agent=上射,下射^ with=射者"
+
+
+def test_a_push_of_the_bow_salutes_no_one():
+    """Rule implied-recipient (鄉射禮 22.2, 大射儀 161: 司馬…西南面，揖弓): 揖 with a thing is a
+    push of it toward the target (注: 揖，推之), no one saluted; 揖 alone still is."""
+    from yili_kg.loaders.annotation.annotate import annotate_example
+
+    pushed, _ = annotate_example("司射升自西階，司馬降自西階。司馬西南面，揖弓")
+    assert format_events(pushed.events) == "揖 agent=司馬 theme=弓"
+    bowed, _ = annotate_example("司射升自西階，司馬降自西階。司馬西南面，揖")
+    assert bowed.events[0].fields.get("to") == ("司射",)

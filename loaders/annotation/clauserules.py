@@ -1271,6 +1271,8 @@ def implied_recipient(r, subjects, rl) -> bool:
             continue
         if not event.agent or _mutual(r, event) or _salute_on_the_way(r, event, rl):
             continue
+        if event.kind in rl.words["push"] and "theme" in event.fields:
+            continue  # 揖弓: a push of the bow toward the target (注: 揖，推之), no one saluted
         other = r.other_party(event)
         if other:
             event.set("to", other, "?")
