@@ -1273,11 +1273,22 @@ def implied_recipient(r, subjects, rl) -> bool:
             continue
         if event.kind in rl.words["push"] and "theme" in event.fields:
             continue  # 揖弓: a push of the bow toward the target (注: 揖，推之), no one saluted
-        other = r.other_party(event)
+        other = _partner_of(r, event, r.other_party(event), rl)
         if other:
             event.set("to", other, "?")
             done = True
     return done
+
+
+def _partner_of(r: ClauseReader, event: Event, other: tuple[str, ...], rl: Rule):
+    """一耦出…上射揖進: one archer of a pair saluting after his own pair (上耦, 三耦: archers
+    named as a group) acted salutes his partner (下射), not the pair he is one of."""
+    pair = rl.words["pair"]
+    if len(event.agent) != 1 or event.agent[0] not in pair or not other:
+        return other
+    if r.archers(other) and all(r.lex.has(o, "collective") for o in other):
+        return tuple(p for p in pair if p != event.agent[0])
+    return other
 
 
 def _salute_on_the_way(r, event: Event, rl: Rule) -> bool:
