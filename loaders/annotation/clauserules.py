@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from yili_kg.loaders.annotation.annotations import Event, paragraph_of, sentence_of
 from yili_kg.loaders.annotation.rules import Rule, rule, rule_named, word_class, word_values
-from yili_kg.loaders.terms.tokens import Token
+from yili_kg.loaders.terms.tokens import Token, tokenize
 
 if TYPE_CHECKING:
     from yili_kg.loaders.annotation.annotate import ClauseReader
@@ -41,6 +41,36 @@ def say(r: ClauseReader, tokens: Tokens, i: int, rl: Rule) -> int | None:
     if "say" in tokens[i].kinds:
         r.speech(tokens[i].kinds["say"])
         return 1
+    return None
+
+
+@rule("zhu-gloss")
+def zhu_gloss(r, tokens, i, rl):
+    """則侍射者降 〔注：侍射，賓也〕: a word of the clause that is no term of the ontology, which
+    the 注 begins by glossing as a role (W，R也), is that role (W者 too): the clause is read
+    with R in its place. Not a word with an act in it (君使人弔〔注：使人，士也〕: 使 is the act)."""
+    if i or not r.ctx.notes or any("say" in t.kinds or "title" in t.kinds for t in tokens):
+        return None  # (a quotation's marks are not in its token: the clause is not rebuilt)
+    note = re.sub(r"[，。、；：！？「」]", "", r.ctx.notes[0])
+    text = "".join(t.text for t in tokens)
+    for length in range(int(rl.word("longest")), 1, -1):
+        word, rest = note[:length], note[length:]
+        role = next((f for f in r.lex.forms["role"] if rest.startswith(f + rl.word("is"))), None)
+        if role is None or word not in text or word in r.lex.forms["role"]:
+            continue
+        whole = word + rl.word("zhe") if word + rl.word("zhe") in text else word
+        start = text.index(whole)
+        covered, at = [], 0
+        for token in tokens:
+            if at < start + len(whole) and at + len(token.text) > start:
+                covered.append(token)
+            at += len(token.text)
+        if any("action" in t.kinds and not t.of("role") for t in covered):
+            return None
+        glossed = text.replace(whole, role, 1)
+        tokens[:] = tokenize(glossed, r.lex)
+        r.ctx.trace.append(rl.id)
+        return None
     return None
 
 
