@@ -47,17 +47,13 @@ def say(r: ClauseReader, tokens: Tokens, i: int, rl: Rule) -> int | None:
 @rule("zhu-gloss")
 def zhu_gloss(r, tokens, i, rl):
     """則侍射者降 〔注：侍射，賓也〕: a word of the clause that is no term of the ontology, which
-    the 注 begins by glossing as a role (W，R也), is that role (W者 too): the clause is read
-    with R in its place. Not a word with an act in it (君使人弔〔注：使人，士也〕: 使 is the act)."""
+    the 注 glosses as a role (W，R也: at its start or after a gloss ending 也), is that role (W者
+    too): the clause is read with R in its place (正坐左右撫之〔注：…正，司馬正也〕). Not a word
+    with an act in it (君使人弔〔注：使人，士也〕: 使 is the act)."""
     if i or not r.ctx.notes or any("say" in t.kinds or "title" in t.kinds for t in tokens):
         return None  # (a quotation's marks are not in its token: the clause is not rebuilt)
-    note = re.sub(r"[，。、；：！？「」]", "", r.ctx.notes[0])
     text = "".join(t.text for t in tokens)
-    for length in range(int(rl.word("longest")), 1, -1):
-        word, rest = note[:length], note[length:]
-        role = next((f for f in r.lex.forms["role"] if rest.startswith(f + rl.word("is"))), None)
-        if role is None or word not in text or word in r.lex.forms["role"]:
-            continue
+    for word, role in _glosses(r, r.ctx.notes[0], text, rl):
         whole = word + rl.word("zhe") if word + rl.word("zhe") in text else word
         start = text.index(whole)
         covered, at = [], 0
@@ -66,12 +62,29 @@ def zhu_gloss(r, tokens, i, rl):
                 covered.append(token)
             at += len(token.text)
         if any("action" in t.kinds and not t.of("role") for t in covered):
-            return None
-        glossed = text.replace(whole, role, 1)
-        tokens[:] = tokenize(glossed, r.lex)
+            continue
+        tokens[:] = tokenize(text.replace(whole, role, 1), r.lex)
         r.ctx.trace.append(rl.id)
         return None
     return None
+
+
+def _glosses(r: ClauseReader, note: str, text: str, rl: Rule):
+    """(W, R) for each gloss W，R也 of the 注 (at its start or after a 也) whose W is in the
+    clause's text and is no role (the longest W first); a W of one character only where it
+    begins the clause, its subject (正坐; not 順爾成德〔注：爾，女也〕, 爾 'you')."""
+    note = re.sub(r"[，。、；：！？「」]", "", note)
+    starts = [0] + [m.end() for m in re.finditer(rl.word("is"), note)]
+    for start in starts:
+        for length in range(int(rl.word("longest")), 0, -1):
+            word, rest = note[start : start + length], note[start + length :]
+            role = next(
+                (f for f in r.lex.forms["role"] if rest.startswith(f + rl.word("is"))), None
+            )
+            if role and len(word) == length and word in text and word not in r.lex.forms["role"]:
+                if length > 1 or text.startswith(word):  # 正坐: one character, as the subject
+                    yield word, role
+                break
 
 
 @rule("split-act")
