@@ -440,6 +440,22 @@ def slightly(r, tokens, i, rl):
     return None
 
 
+@rule("steps-aside")
+def steps_aside(r, tokens, i, rl):
+    """升堂少右, 少左: 少 and a side, ending a clause that names no one, is stepping a little
+    aside (辟 manner=少; 注: 少右，辟飲者), the act of the one carried over; with a subject
+    (下射少右，從之) it says where he keeps, a description."""
+    nxt = _next(tokens, i)
+    if tokens[i].text != rl.word("manner") or not _has(nxt, rl.words["sides"]):
+        return None
+    if i + 2 != len(tokens) or r.subjects:
+        return None
+    event = r.new_event(rl.word("act"))
+    event.set("manner", tokens[i].text)
+    event.set("dest", nxt.text)
+    return 2
+
+
 @rule("zhe")
 def zhe(r, tokens, i, rl):
     if tokens[i].text in rl.words["zhe"]:
