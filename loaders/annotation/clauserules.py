@@ -17,7 +17,6 @@ from typing import TYPE_CHECKING
 
 from yili_kg.loaders.annotation.annotations import Event, paragraph_of, sentence_of
 from yili_kg.loaders.annotation.rules import Rule, rule, rule_named, word_class, word_values
-from yili_kg.loaders.iris import YL
 from yili_kg.loaders.terms.tokens import Token, tokenize
 
 if TYPE_CHECKING:
@@ -397,15 +396,12 @@ def with_subject(r, tokens, i, rl):
 
 @rule("told-by")
 def told_by(r, tokens, i, rl):
-    """以矢行告于公, 以純數告: between 以 and a speech act is what is told, a noun phrase (the
+    """以矢行告于公, 以純數告: between 以 and 告 is what is told, a noun phrase (the
     course of the arrows, the number of pairs): a word of an act in it (行, 數) is no act of
     its own, nor is the arrow of 矢行 a thing handled."""
     if not (_bare_preposition(tokens, i) and tokens[i].text == rl.word("yi")):
         return None
-    speech = r.lex.label(YL.Speech)
-    ends = [
-        j for j in range(i + 1, len(tokens)) if (k := tokens[j].of("action")) and r.is_a(k, speech)
-    ]
+    ends = [j for j in range(i + 1, len(tokens)) if tokens[j].of("action") in rl.words["tell"]]
     if not ends or not any(t.of("action") for t in tokens[i + 1 : ends[0]]):
         return None
     return ends[0] - i
