@@ -838,6 +838,16 @@ def the_last(r, tokens, i, rl):
     return 2
 
 
+@rule("taking-part")
+def taking_part(r, tokens, i, rl):
+    """衆賓將與射者皆降, 衆賓不與射者: a role after the subject and 將 or 不 (與射者: those who
+    take part in the shooting) says which of them are meant: no second subject."""
+    token = tokens[i]
+    if not (i and token.of("role") and r.subjects and not r.events):
+        return None
+    return 1 if tokens[i - 1].text in rl.words["modal"] else None
+
+
 @rule("subject")
 def subject(r, tokens, i, rl):
     token = tokens[i]
