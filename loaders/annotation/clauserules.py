@@ -1158,14 +1158,16 @@ def said_to(r, subjects, rl) -> bool:
         if event.kind not in rl.words["act"] or "to" in event.fields:
             continue
         for _, earlier in reversed(r.ctx.history[-3:]):
-            if (
-                r.is_a(earlier.kind, *rl.words["speech"])
-                and earlier.get("to")
-                and not set(earlier.fields["to"]) & set(event.agent)
-            ):
+            if not (r.is_a(earlier.kind, *rl.words["speech"]) and earlier.get("to")):
+                continue
+            if not set(earlier.fields["to"]) & set(event.agent):
                 event.set("to", earlier.fields["to"], earlier.marks.get("to", ""))
-                done = True
-                break
+            elif earlier.agent and not set(earlier.agent) & set(event.agent):
+                event.set("to", earlier.agent, "?")  # 命樂正曰…。樂正曰諾: back to the speaker
+            else:
+                continue
+            done = True
+            break
     return done
 
 
