@@ -307,6 +307,20 @@ def return_to(r, tokens, i, rl):
     return 2 if yu else 1
 
 
+@rule("goes-back")
+def goes_back(r, tokens, i, rl):
+    """司射反, 反由司射之南: 反 ending its clause, or before the way taken (由X), is going back,
+    an act of moving (行), not the return to a place (反位) nor 'back' before another act
+    (反升, 反委之)."""
+    token, nxt = tokens[i], _next(tokens, i)
+    if token.text != rl.word("back") or token.kinds:
+        return None
+    if nxt is not None and nxt.text not in rl.words["via"]:
+        return None
+    r.verb(rl.word("act"), tokens, i)
+    return 1
+
+
 @rule("down-to-bow")
 def down_to_bow(r, tokens, i, rl):
     """下拜: 降 (go down the steps), then the bow the next token names."""
