@@ -588,13 +588,19 @@ def commanded_answers(pid, events, lexicon, ctx, rl) -> bool:
     )
     for event in events:
         if (
-            event.kind in lexicon.frames["command"]
+            (event.kind in lexicon.frames["command"] or _calls(event, pid, ctx, rl))
             and event.agent
             and "to" not in event.fields
             and event.get("neg") != "1"
         ):
             ctx.open_command = (event, paragraph, ctx.clauses)
     return found
+
+
+def _calls(event: Event, pid: str, ctx: Context, rl: Rule) -> bool:
+    """作射如初, 作取矢如初: a call naming no one is answered like a command; not one whose
+    clause ends naming those called in words the ontology lacks (作升飲射爵者)."""
+    return event.kind in rl.words["calls"] and not ctx.texts.get(pid, "").endswith(rl.word("zhe"))
 
 
 @rule("request-answered")
