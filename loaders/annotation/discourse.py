@@ -397,7 +397,14 @@ def carried_subject(reader, event, text, rl) -> bool:
         earlier = [
             e.agent for _, e in reversed(ctx.history[-30:]) if e.agent and reader.archers(e.agent)
         ]
-        agents = earlier[0] if earlier else agents
+        pairs = [
+            e.agent
+            for _, e in reversed(ctx.history[-int(rl.word("pairs-within")) :])
+            if e.agent
+            and reader.archers(e.agent)
+            and all(reader.lex.has(r, "collective") for r in e.agent)
+        ]
+        agents = (pairs or earlier or [agents])[0]  # 乃射: the pair that went up, not its 上射
     event.set("agent", agents, "^")
     return True
 
