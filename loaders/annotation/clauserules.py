@@ -125,6 +125,9 @@ def skip_adverb(r, tokens, i, rl):
     down = rule_named("down-to-bow").word("down")
     if nxt.text == down and not nxt.kinds and after is not None and "action" in after.kinds:
         return 1
+    yi = rule_named("thereupon").word("yi")  # 遂以比三耦: then, thereupon, an act
+    if nxt.text == yi and not nxt.kinds and after is not None and "action" in after.kinds:
+        return 1
     return None
 
 
