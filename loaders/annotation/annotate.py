@@ -572,6 +572,7 @@ def _begin_clause(pid: str, text: str, lexicon: Lexicon, ctx: Context) -> None:
     ctx.sentence = sentence
     ids = [c.id for c in _SENTENCES.get(sentence, ())]
     ctx.ends_sentence = not ids or ids[-1] == pid
+    ctx.next_text = _SENTENCES[sentence][ids.index(pid) + 1].text if pid in ids[:-1] else ""
     if ctx.new_sentence:
         ctx.sentence_text = "".join(c.text for c in _SENTENCES.get(sentence, ())) or text
         if ctx.positive_agent and ctx.agent != ctx.positive_agent:

@@ -1514,6 +1514,38 @@ def nominal_sentence(r, subjects, rl) -> bool:
     return True
 
 
+@rule("each-to-side")
+def each_to_side(r, subjects, rl) -> bool:
+    """賓序西，主人序東，皆釋弓: two persons each with a place and no verb, one clause after the
+    other in a sentence, go each to his place (適 dest=X) to do what follows there: not subjects
+    and a place left for the next verb (皆釋弓 is both's, each at his own side)."""
+    if len(subjects) != 1 or not r.at or r.face or r.at_marked or r.before or r.upper:
+        return False
+    ctx = r.ctx
+    pids = list(ctx.texts)
+    before = pids[-2] if len(pids) > 1 and sentence_of(pids[-2]) == ctx.sentence else ""
+    others = [_person_and_place(r, ctx.texts.get(before, "")), _person_and_place(r, ctx.next_text)]
+    if not any(other and other != subjects[0] for other in others):
+        return False
+    ctx.pending = None
+    event = r.new_event(rl.word("act"))
+    event.fields.pop("at", None)
+    event.set("agent", subjects)
+    event.set("dest", r.at)
+    return True
+
+
+def _person_and_place(r: ClauseReader, text: str) -> str | None:
+    """The person of a clause that is only a person and a place (主人序東), else None."""
+    tokens = tokenize(text, r.lex) if text else []
+    if len(tokens) < 2 or not tokens[0].of("role") or tokens[0].of("action"):
+        return None
+    rest = tokens[1:]
+    if all(t.kinds.keys() & {"place", "object"} or t.text in word_class("compass") for t in rest):
+        return tokens[0].of("role")
+    return None
+
+
 @rule("seating-list")
 def seating_list(r, subjects, rl) -> bool:
     """卿席賓東，東上。小卿賓西: in a list of mats, a person and a place and no verb is where

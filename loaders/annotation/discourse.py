@@ -57,6 +57,7 @@ class Context:
     texts: dict[str, str] = field(default_factory=dict)  # clause id → text, of the clauses read
     chosen: tuple[str, ...] = ()  # 唯公所酬: the one the 公 chose, until another is named
     asked: tuple[Event, tuple[str, ...]] | None = None  # 請致者: the request, the men asked for
+    next_text: str = ""  # the next clause of the sentence, if any (rule each-to-side)
 
 
 def carry(reader: ClauseReader, event: Event, text: str) -> None:
