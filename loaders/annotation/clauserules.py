@@ -928,6 +928,7 @@ def commanded_act(r, kind, tokens, i, rl) -> bool:
         return False
     r.content_done = True
     r.stop = True
+    r.ctx.command_content = (last, kind, r.ctx.sentence)  # (rule command-goes-on)
     doer = r.lex.forms["role"].get(tokens[i].text + rl.word("doer"))
     if doer and len(kind) > 1 and last.kind in r.lex.frames["command"] and "to" not in last.fields:
         last.set("to", doer, "?")  # 命負侯: those who bear the targets (負侯者) are told
@@ -1059,6 +1060,27 @@ def seated_one(r, subjects, rl) -> bool:
         event.fields["noagent"] = ("unstated",)
         done = True
     return done
+
+
+@rule("command-goes-on")
+def command_goes_on(r, subjects, rl) -> bool:
+    """遂命勝者執張弓，不勝者執弛弓: right after a command to someone named whose content is an act,
+    another person doing the same act in the same sentence is more of what is commanded, not a
+    narrated act: the clause adds him to those commanded (+ to=不勝者)."""
+    content = r.ctx.command_content
+    if not (content and subjects and r.events and r.ctx.history):
+        return False
+    command, kind, sentence = content
+    if sentence != r.ctx.sentence or r.ctx.history[-1][1] is not command:
+        return False
+    told = command.fields.get("to", ())
+    if r.events[0].kind != kind or not told or command.marks.get("to") or set(subjects) & set(told):
+        return False  # 擯者以命升賓。賓升: the one told does it (no one named: rule 4)
+    more = Event("", modifier=True)
+    more.set("to", subjects)
+    r.events[:] = [more]
+    r.ctx.agent = r.ctx.positive_agent = subjects  # 升飲如初: the one told last goes on
+    return True
 
 
 @rule("helped-one")

@@ -58,6 +58,7 @@ class Context:
     chosen: tuple[str, ...] = ()  # 唯公所酬: the one the 公 chose, until another is named
     asked: tuple[Event, tuple[str, ...]] | None = None  # 請致者: the request, the men asked for
     next_text: str = ""  # the next clause of the sentence, if any (rule each-to-side)
+    command_content: tuple[Event, str, str] | None = None  # 命勝者執張弓: 命, 執, its sentence
 
 
 def carry(reader: ClauseReader, event: Event, text: str) -> None:
