@@ -365,6 +365,22 @@ def joined_partner(reader, event, text, rl) -> bool:
     return False
 
 
+@rule("pair-salutes")
+def pair_salutes(reader, event, text, rl) -> bool:
+    """大夫為下射，揖進，耦少退，揖如三耦: a salute naming no one, when the one carried over is
+    one of two who acted together just before (the 大夫 and his partner), is the two's (a
+    mutual salute), and they go on together (及階)."""
+    ctx = reader.ctx
+    if event.kind not in rl.words["salute"] or len(ctx.agent) != 1:
+        return False
+    for _, earlier in reversed(ctx.history[-int(rl.word("within")) :]):
+        both = earlier.agent
+        if len(both) == 2 and ctx.agent[0] in both:
+            event.set("agent", both, "^")
+            return True
+    return False
+
+
 @rule("chosen-acts")
 def chosen_acts(reader, event, text, rl) -> bool:
     """唯公所酬，以旅于西階上: the one the 公 chose (rule chosen-by) does what follows, until the
