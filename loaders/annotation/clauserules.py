@@ -922,8 +922,11 @@ def reply_says(r, kind, tokens, i, rl) -> bool:
 @rule("commanded-act")
 def commanded_act(r, kind, tokens, i, rl) -> bool:
     last = r.events[-1] if r.events else None
-    if last is None or last.kind not in r.lex.frames["contentFollows"] or r.content_done:
+    if last is None or r.content_done:
         return False
+    told = last.kind in rl.words["warns"] and "to" in last.fields  # 射人戒諸公卿大夫射
+    if last.kind not in r.lex.frames["contentFollows"] and not told:
+        return False  # (戒宿, 戒速: two acts, no one named between)
     if kind in rl.words["except"]:
         return False
     r.content_done = True
