@@ -483,12 +483,12 @@ def test_a_clause_that_is_only_a_row_is_no_act():
 
 def test_the_salutes_of_the_walk_are_to_no_one():
     """Rule implied-recipient (鄉射禮 20, 誘射): the 司射 salutes at each station of his walk to
-    the mark (當階北面揖，及階揖，升堂揖), to no one; the salute before going up with another
-    (賓揖升) is to him."""
+    the mark (當階北面揖，及階揖，升堂揖) and as he sets out (揖進), to no one; the salute before
+    going up with another (賓揖升) is to him."""
     from yili_kg.loaders.annotation.annotate import annotate_example
 
     walk = "司射東面立于三耦之北，搢三而挾一個，揖進，當階北面揖，及階，揖，升堂，揖"
-    for clauses in (walk, walk.rsplit("，", 2)[0], walk.rsplit("，", 4)[0]):
+    for clauses in (walk, *(walk.rsplit("，", n)[0] for n in (2, 4, 5))):
         record, _ = annotate_example(clauses)
         salute = [e for e in record.events if e.kind == "揖"][-1]
         assert "to" not in salute.fields, (clauses, format_events(record.events))
@@ -549,3 +549,34 @@ def test_the_salute_before_going_up_is_to_the_one_who_goes_up_next():
     clauses, notes = example_clauses("主人獻衆賓。主人以爵降，奠于篚。揖讓升。賓厭介升")
     records = {r.text: format_events(r.events) for r in annotate_clauses(clauses, notes=notes)}
     assert records["揖讓升"] == "揖 agent=主人^ to=賓? ; 讓 agent=主人^ to=賓? ; 升 agent=主人^"
+
+
+def test_a_length_is_no_act():
+    """Rule 12 (鄉射禮 記: 楅長如笴, 物長如笴, 楚撲長如笴): X長如Y gives the thing's length, its
+    make, no act of 如; 如 with an act before it is still the procedure (揖讓如初)."""
+    from yili_kg.loaders.annotation.annotate import annotate_example
+
+    length, _ = annotate_example("記：楅長如笴")
+    assert (length.events, length.reason) == ([], "description")
+    again, _ = annotate_example("揖讓如初")
+    assert [e.kind for e in again.events] == ["揖", "讓"]
+
+
+def test_the_side_kept_leaves_the_pair_walking():
+    """Rule side-kept (鄉射禮 21.18, 24.8; 大射儀 181): 上射于左 says which side the upper archer
+    keeps; what follows is the pair's, not the 上射's alone."""
+    from yili_kg.loaders.annotation.annotate import annotate_example
+
+    crossed, _ = annotate_example("上射降三等，下射少右，從之，中等，並行，上射于左，與升射者相左")
+    assert format_events(crossed.events) == "相左 agent=上射,下射^ with=射者"
+
+
+def test_a_push_of_the_bow_salutes_no_one():
+    """Rule implied-recipient (鄉射禮 22.2, 大射儀 161: 司馬…西南面，揖弓): 揖 with a thing is a
+    push of it toward the target (注: 揖，推之), no one saluted; 揖 alone still is."""
+    from yili_kg.loaders.annotation.annotate import annotate_example
+
+    pushed, _ = annotate_example("司射升自西階，司馬降自西階。司馬西南面，揖弓")
+    assert format_events(pushed.events) == "揖 agent=司馬 theme=弓"
+    bowed, _ = annotate_example("司射升自西階，司馬降自西階。司馬西南面，揖")
+    assert bowed.events[0].fields.get("to") == ("司射",)

@@ -71,6 +71,8 @@ class ClauseReader:
         self.carry = False  # 以降: the next act goes away with the thing in hand (carried-off)
         self.carried: list[Event] = []  # the acts that carry it (rule thing-in-hand)
         self.relayed = ""  # 君曰…: the ruler's words, said by the one commanding (relayed-words)
+        self.relative = False  # 司射所作: 所 + an act, a noun phrase (rule nominal-sentence)
+        self.text = ""  # the clause read
 
     # -- helpers ---------------------------------------------------------------------------
     def is_a(self, kind: str, *ancestors: str) -> bool:
@@ -281,6 +283,7 @@ class ClauseReader:
     # -- the pass --------------------------------------------------------------------------
     def read(self, text: str) -> list[Event]:
         tokens = tokenize(text, self.lex)
+        self.text = text
         i = 0
         while i < len(tokens) and not self.stop:
             i += self.step(tokens, i)
@@ -538,9 +541,13 @@ class ClauseReader:
 
 
 def is_description(text: str) -> bool:
-    """A clause that measures or places a thing (南北以堂深, 東西當東榮), or is only the way
-    things are laid out (南陳): no act."""
-    return text.startswith(word_class("description")) or text in word_class("arrangement")
+    """A clause that measures or places a thing (南北以堂深, 東西當東榮; 楅長如笴: its length),
+    or is only the way things are laid out (南陳): no act."""
+    return (
+        text.startswith(word_class("description"))
+        or text in word_class("arrangement")
+        or any(word in text[1:] for word in word_class("length"))
+    )
 
 
 def is_condition(text: str) -> bool:

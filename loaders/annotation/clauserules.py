@@ -16,17 +16,12 @@ import re
 from typing import TYPE_CHECKING
 
 from yili_kg.loaders.annotation.annotations import Event, paragraph_of, sentence_of
-from yili_kg.loaders.annotation.rules import (
-    Rule,
-    rule,
-    rule_named,
-    word_class,
-    word_values,
-)
+from yili_kg.loaders.annotation.rules import Rule, rule, rule_named, word_class, word_values
 from yili_kg.loaders.iris import YL
+from yili_kg.loaders.terms.tokens import Token, tokenize
 
 if TYPE_CHECKING:
-    from yili_kg.loaders.annotation.annotate import ClauseReader, Token
+    from yili_kg.loaders.annotation.annotate import ClauseReader
 
 Tokens = list["Token"]
 PLACES = {"place", "object"}  # the kinds of token that name where (a thing may mark a place)
@@ -104,6 +99,67 @@ def say(r: ClauseReader, tokens: Tokens, i: int, rl: Rule) -> int | None:
     return None
 
 
+@rule("zhu-gloss")
+def zhu_gloss(r, tokens, i, rl):
+    """則侍射者降 〔注：侍射，賓也〕: a word of the clause that is no term of the ontology, which
+    the 注 glosses as a role (W，R也: at its start or after a gloss ending 也), is that role (W者
+    too): the clause is read with R in its place (正坐左右撫之〔注：…正，司馬正也〕). Not a word
+    with an act in it (君使人弔〔注：使人，士也〕: 使 is the act)."""
+    if i or not r.ctx.notes or any("say" in t.kinds or "title" in t.kinds for t in tokens):
+        return None  # (a quotation's marks are not in its token: the clause is not rebuilt)
+    text = "".join(t.text for t in tokens)
+    for word, role in _glosses(r, r.ctx.notes[0], text, rl):
+        whole = word + rl.word("zhe") if word + rl.word("zhe") in text else word
+        start = text.index(whole)
+        covered, at = [], 0
+        for token in tokens:
+            if at < start + len(whole) and at + len(token.text) > start:
+                covered.append(token)
+            at += len(token.text)
+        if any("action" in t.kinds and not t.of("role") for t in covered):
+            continue
+        tokens[:] = tokenize(text.replace(whole, role, 1), r.lex)
+        r.ctx.trace.append(rl.id)
+        return None
+    return None
+
+
+def _glosses(r: ClauseReader, note: str, text: str, rl: Rule):
+    """(W, R) for each gloss W，R也 of the 注 (at its start or after a 也) whose W is in the
+    clause's text and is no role (the longest W first); a W of one character only where it
+    begins the clause, its subject (正坐; not 順爾成德〔注：爾，女也〕, 爾 'you')."""
+    note = re.sub(r"[，。、；：！？「」]", "", note)
+    starts = [0] + [m.end() for m in re.finditer(rl.word("is"), note)]
+    for start in starts:
+        for length in range(int(rl.word("longest")), 0, -1):
+            word, rest = note[start : start + length], note[start + length :]
+            role = next(
+                (f for f in r.lex.forms["role"] if rest.startswith(f + rl.word("is"))), None
+            )
+            if role and len(word) == length and word in text and word not in r.lex.forms["role"]:
+                if length > 1 or text.startswith(word):  # 正坐: one character, as the subject
+                    yield word, role
+                break
+
+
+@rule("split-act")
+def split_act(r, tokens, i, rl):
+    """負其侯, 拜其辱, 復其位: an act of two characters written with 其 between them (負侯, 拜辱,
+    復位) is that act, 其 the one's own: the three tokens, here or just after (以負其侯), are
+    read as one act token; the other rules then read it (returns None)."""
+    for k in (i, i + 1):
+        third = _next(tokens, k, 2)
+        if third is None or tokens[k + 1].text != rl.word("its") or "action" in third.kinds:
+            continue
+        form = tokens[k].text + third.text
+        kind = r.lex.forms["action"].get(form)
+        if kind and not tokens[k].of("role"):
+            text = tokens[k].text + tokens[k + 1].text + third.text
+            tokens[k : k + 3] = [Token(text, {"action": kind})]
+            r.ctx.trace.append(rl.id)
+    return None
+
+
 @rule("all-together")
 def all_together(r, tokens, i, rl):
     """皆 before the clause's first act: every one named does it (公以賓及卿大夫皆坐)."""
@@ -138,6 +194,9 @@ def skip_adverb(r, tokens, i, rl):
         return 1  # 遂西取弓矢: then (going) west, not a place 遂西
     down = rule_named("down-to-bow").word("down")
     if nxt.text == down and not nxt.kinds and after is not None and "action" in after.kinds:
+        return 1
+    yi = rule_named("thereupon").word("yi")  # 遂以比三耦: then, thereupon, an act
+    if nxt.text == yi and not nxt.kinds and after is not None and "action" in after.kinds:
         return 1
     return None
 
@@ -353,6 +412,20 @@ def return_to(r, tokens, i, rl):
     return 2 if yu else 1
 
 
+@rule("goes-back")
+def goes_back(r, tokens, i, rl):
+    """司射反, 反由司射之南: 反 ending its clause, or before the way taken (由X), is going back,
+    an act of moving (行), not the return to a place (反位) nor 'back' before another act
+    (反升, 反委之)."""
+    token, nxt = tokens[i], _next(tokens, i)
+    if token.text != rl.word("back") or token.kinds:
+        return None
+    if nxt is not None and nxt.text not in rl.words["via"]:
+        return None
+    r.verb(rl.word("act"), tokens, i)
+    return 1
+
+
 @rule("down-to-bow")
 def down_to_bow(r, tokens, i, rl):
     """下拜: 降 (go down the steps), then the bow the next token names."""
@@ -445,6 +518,12 @@ def with_subject(r, tokens, i, rl):
             r.joined = True
             r.joined_by = rl.word("with")
             return 1
+        partner = _next(tokens, i, 2)
+        if r.subjects and not r.events and not r.all_ and _has(nxt, rl.word("its")):
+            if partner is not None and partner.of("role"):  # 大夫與其耦皆適次: his partner
+                r.joined = True
+                r.joined_by = rl.word("with")
+                return 2
     return None
 
 
@@ -459,6 +538,19 @@ def carried_off(r, tokens, i, rl):
         return None
     r.carry = True
     return 1
+
+
+@rule("told-by")
+def told_by(r, tokens, i, rl):
+    """以矢行告于公, 以純數告: between 以 and 告 is what is told, a noun phrase (the
+    course of the arrows, the number of pairs): a word of an act in it (行, 數) is no act of
+    its own, nor is the arrow of 矢行 a thing handled."""
+    if not (_bare_preposition(tokens, i) and tokens[i].text == rl.word("yi")):
+        return None
+    ends = [j for j in range(i + 1, len(tokens)) if tokens[j].of("action") in rl.words["tell"]]
+    if not ends or not any(t.of("action") for t in tokens[i + 1 : ends[0]]):
+        return None
+    return ends[0] - i
 
 
 @rule("thereupon")
@@ -538,6 +630,22 @@ def there_is(r, tokens, i, rl):
     return None
 
 
+@rule("steps-aside")
+def steps_aside(r, tokens, i, rl):
+    """升堂少右, 少左: 少 and a side, ending a clause that names no one, is stepping a little
+    aside (辟 manner=少; 注: 少右，辟飲者), the act of the one carried over; with a subject
+    (下射少右，從之) it says where he keeps, a description."""
+    nxt = _next(tokens, i)
+    if tokens[i].text != rl.word("manner") or not _has(nxt, rl.words["sides"]):
+        return None
+    if i + 2 != len(tokens) or r.subjects:
+        return None
+    event = r.new_event(rl.word("act"))
+    event.set("manner", tokens[i].text)
+    event.set("dest", nxt.text)
+    return 2
+
+
 @rule("zhe")
 def zhe(r, tokens, i, rl):
     if tokens[i].text in rl.words["zhe"]:
@@ -607,6 +715,7 @@ def suo(r, tokens, i, rl):
             _, used = r.noun_phrase(tokens, i + 2)  # 立于所設中之西南: the place as written
             r.place_here("".join(t.text for t in tokens[i : i + 2 + used]))
             return 2 + used
+        r.relative = i + 2 == len(tokens)  # 司射所作, ending the clause: those he calls
         return 2
     return None
 
@@ -987,6 +1096,44 @@ def group_member(r, tokens, i, rl):
     return None
 
 
+@rule("each-pair")
+def each_pair(r, tokens, i, rl):
+    """一耦 is the first pair (上耦, its term), the one called first; right after a call made as
+    for shooting (作升飲者，如作射。一耦進) it stands for each pair in its turn (三耦)."""
+    if tokens[i].text != rl.word("one-pair") or r.events or r.subjects:
+        return None
+    last = next((e for _, e in reversed(r.ctx.history) if not e.modifier), None)
+    if last is None or rl.word("like") not in last.fields.get("like", ()):
+        return None
+    r.subjects.append(rl.word("each"))
+    return 1
+
+
+@rule("the-last")
+def the_last(r, tokens, i, rl):
+    """三耦拾取矢，亦如之。後者遂取誘射之矢: 後者, first in its clause just after pairs took
+    their arrows in turn, is the last to take them, the lower archer of the last pair (疏: 下耦
+    將司射矢來), not the pairs carried over."""
+    nxt = _next(tokens, i)
+    if i or tokens[i].text != rl.word("after") or not _has(nxt, rl.word("zhe")):
+        return None
+    recent = [e for _, e in r.ctx.history[-int(rl.word("within")) :] if not e.modifier]
+    if not any(e.kind in rl.words["in-turn"] for e in recent):
+        return None
+    r.subjects.append(rl.word("last"))
+    return 2
+
+
+@rule("taking-part")
+def taking_part(r, tokens, i, rl):
+    """衆賓將與射者皆降, 衆賓不與射者: a role after the subject and 將 or 不 (與射者: those who
+    take part in the shooting) says which of them are meant: no second subject."""
+    token = tokens[i]
+    if not (i and token.of("role") and r.subjects and not r.events):
+        return None
+    return 1 if tokens[i - 1].text in rl.words["modal"] else None
+
+
 @rule("subject")
 def subject(r, tokens, i, rl):
     token = tokens[i]
@@ -1073,13 +1220,20 @@ def reply_says(r, kind, tokens, i, rl) -> bool:
 @rule("commanded-act")
 def commanded_act(r, kind, tokens, i, rl) -> bool:
     last = r.events[-1] if r.events else None
-    if last is None or last.kind not in r.lex.frames["contentFollows"] or r.content_done:
+    if last is None or r.content_done:
         return False
+    told = last.kind in rl.words["warns"] and "to" in last.fields  # 射人戒諸公卿大夫射
+    if last.kind not in r.lex.frames["contentFollows"] and not told:
+        return False  # (戒宿, 戒速: two acts, no one named between)
     if kind in rl.words["except"]:
         return False
     r.content_done = True
     r.stop = True
     last.fields["_commanded"] = (kind,)  # what is commanded (rule commands-the-player)
+    r.ctx.command_content = (last, kind, r.ctx.sentence)  # (rule command-goes-on)
+    doer = r.lex.forms["role"].get(tokens[i].text + rl.word("doer"))
+    if doer and len(kind) > 1 and last.kind in r.lex.frames["command"] and "to" not in last.fields:
+        last.set("to", doer, "?")  # 命負侯: those who bear the targets (負侯者) are told
     # 命取矢如初: the clause stops at what is commanded, but 如初 says how the command is given
     like = rule_named("like").word("like")
     ahead = [
@@ -1234,6 +1388,27 @@ def seated_one(r, subjects, rl) -> bool:
     return done
 
 
+@rule("command-goes-on")
+def command_goes_on(r, subjects, rl) -> bool:
+    """遂命勝者執張弓，不勝者執弛弓: right after a command to someone named whose content is an act,
+    another person doing the same act in the same sentence is more of what is commanded, not a
+    narrated act: the clause adds him to those commanded (+ to=不勝者)."""
+    content = r.ctx.command_content
+    if not (content and subjects and r.events and r.ctx.history):
+        return False
+    command, kind, sentence = content
+    if sentence != r.ctx.sentence or r.ctx.history[-1][1] is not command:
+        return False
+    told = command.fields.get("to", ())
+    if r.events[0].kind != kind or not told or command.marks.get("to") or set(subjects) & set(told):
+        return False  # 擯者以命升賓。賓升: the one told does it (no one named: rule 4)
+    more = Event("", modifier=True)
+    more.set("to", subjects)
+    r.events[:] = [more]
+    r.ctx.agent = r.ctx.positive_agent = subjects  # 升飲如初: the one told last goes on
+    return True
+
+
 @rule("helped-one")
 def helped_one(r, subjects, rl) -> bool:
     """小臣正贊袒, 贊設決朱極三, 膳宰贊授肺: an act of help (rule assisting) is done for the
@@ -1354,14 +1529,16 @@ def said_to(r, subjects, rl) -> bool:
                 and earlier.agent == event.agent
                 and not earlier.marks.get("to")
             )
-            if (
-                (r.is_a(earlier.kind, *rl.words["speech"]) or offered)
-                and earlier.get("to")
-                and not set(earlier.fields["to"]) & set(event.agent)
-            ):
+            if not ((r.is_a(earlier.kind, *rl.words["speech"]) or offered) and earlier.get("to")):
+                continue
+            if not set(earlier.fields["to"]) & set(event.agent):
                 event.set("to", earlier.fields["to"], earlier.marks.get("to", ""))
-                done = True
-                break
+            elif earlier.agent and not set(earlier.agent) & set(event.agent):
+                event.set("to", earlier.agent, "?")  # 命樂正曰…。樂正曰諾: back to the speaker
+            else:
+                continue
+            done = True
+            break
     return done
 
 
@@ -1776,7 +1953,9 @@ def implied_recipient(r, subjects, rl) -> bool:
             continue
         if not event.agent or _mutual(r, event) or _salute_on_the_way(r, event, rl):
             continue
-        other = _counterpart(r, event, r.other_party(event))
+        if event.kind in rl.words["push"] and "theme" in event.fields:
+            continue  # 揖弓: a push of the bow toward the target (注: 揖，推之), no one saluted
+        other = _counterpart(r, event, _partner_of(r, event, r.other_party(event), rl))
         if other:
             event.set("to", other, "?")
             done = True
@@ -1792,14 +1971,29 @@ def _counterpart(r: ClauseReader, event: Event, other: tuple[str, ...]) -> tuple
     return other
 
 
+def _partner_of(r: ClauseReader, event: Event, other: tuple[str, ...], rl: Rule):
+    """一耦出…上射揖進: one archer of a pair saluting after his own pair (上耦, 三耦: archers
+    named as a group) acted salutes his partner (下射), not the pair he is one of."""
+    pair = rl.words["pair"]
+    if len(event.agent) != 1 or event.agent[0] not in pair or not other:
+        return other
+    if r.archers(other) and all(r.lex.has(o, "collective") for o in other):
+        return tuple(p for p in pair if p != event.agent[0])
+    return other
+
+
 def _salute_on_the_way(r, event: Event, rl: Rule) -> bool:
-    """司射…當階北面揖，及階揖，升堂揖: a salute an archer or the 司射 makes just after
-    reaching a station of the archers' path (當X, 及X, 升堂 earlier in the clause; 當X, 及X as
-    the clause before) is a bow of the walk, to no one, unless one archer of a pair makes it
-    (to his partner); 揖升 and the host's and guest's 及階，揖 are to the other party."""
+    """司射…當階北面揖，及階揖，升堂揖: a salute an archer makes just after reaching a station of
+    the archers' path (當X, 及X, 升堂 earlier in the clause; 當X, 及X as the clause before) is a
+    bow of the walk, to no one, unless one archer of a pair makes it (to his partner); the
+    司射's, who walks the path alone to show the archers the bows of a pair (疏: 耦耦各相對揖),
+    are to no one wherever he makes them (揖進, 南面揖); 揖升 and the host's and guest's
+    及階，揖 are to the other party."""
     if event.kind not in rl.words["walk"] or set(event.agent) & set(rl.words["pair"]):
         return False
-    if not (r.archers(event.agent) or set(event.agent) <= set(rl.words["walkers"])):
+    if set(event.agent) <= set(rl.words["walkers"]):
+        return True  # 司射…揖進: he walks alone, showing the bows a pair exchange, anywhere
+    if not r.archers(event.agent):
         return False  # 賓…及階，揖，升: host and guest salute each other at the steps
     here = [e.kind for e in r.events[: r.events.index(event)]]  # a station before the salute
     before = [e.kind for pid, e in r.ctx.history[-1:] if sentence_of(pid) == r.ctx.sentence]
@@ -2113,6 +2307,17 @@ def each_to_his_place(r, subjects, rl) -> bool:
     return True
 
 
+@rule("side-kept")
+def side_kept(r, subjects, rl) -> bool:
+    """並行，上射于左: a person and 于 a side alone, no verb, not an act again (elided-act), is
+    the side that one keeps as the pair walks, a description: no act, and no subject left for
+    the next clause (與升射者相左 is the pair's, carried on)."""
+    if not (subjects and r.side) or r.at or r.face:
+        return False
+    r.ctx.pending = None
+    return True
+
+
 def _other_at_other_place(r: ClauseReader, text: str, role: str, place: str) -> bool:
     """Whether a clause is only another person and another place (賓堂西 beside 主人堂東)."""
     from yili_kg.loaders.terms.tokens import tokenize
@@ -2122,6 +2327,18 @@ def _other_at_other_place(r: ClauseReader, text: str, role: str, place: str) -> 
         return False
     other, there = tokens[0].of("role"), tokens[1].of("place")
     return bool(other and there and other != role and there != place)
+
+
+@rule("nominal-sentence")
+def nominal_sentence(r, subjects, rl) -> bool:
+    """司射所作，唯上耦: a clause that ends with 所 and an act (those the 司射 calls), its only
+    act, or that is only 唯 and a person (only the first pair) says who is who, no act: no
+    subject left for the next clause (卒射 is the shooters', carried on); not 以所執餘獲, where
+    the thing follows."""
+    if not subjects or not (r.relative or r.text.startswith(rl.word("only"))):
+        return False
+    r.ctx.pending = None
+    return True
 
 
 @rule("seating-list")

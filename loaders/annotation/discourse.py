@@ -63,6 +63,7 @@ class Context:
     texts: dict[str, str] = field(default_factory=dict)  # clause id → text, of the clauses read
     chosen: tuple[str, ...] = ()  # 唯公所酬: the one the 公 chose, until another is named
     asked: tuple[Event, tuple[str, ...]] | None = None  # 請致者: the request, the men asked for
+    command_content: tuple[Event, str, str] | None = None  # 命勝者執張弓: 命, 執, its sentence
 
 
 def carry(reader: ClauseReader, event: Event, text: str) -> None:
@@ -126,10 +127,11 @@ def commanded_does(reader, event, text, rl: Rule) -> bool:
 
 @rule("commanded-all")
 def commanded_all(reader, event, text, rl: Rule) -> bool:
-    """遂命三耦各與其耦拾取矢。皆袒決遂: 皆, with no subject, just after a command to a group
-    are the ones commanded, all of them, not the commander with his companions."""
+    """遂命三耦各與其耦拾取矢。皆袒決遂: 皆, with no subject, just after a command are the ones
+    commanded, all of them (命負侯。皆執其旌: the target-bearers), not the commander with his
+    companions."""
     to = reader.ctx.command_to
-    if not (to and reader.all_ and any(reader.lex.has(r, "collective") for r in to)):
+    if not (to and reader.all_):
         return False
     event.set("agent", to, "^")
     return True
@@ -223,13 +225,14 @@ def ji_names_no_one(reader, event, text, rl) -> bool:
 
 @rule("finisher-of-act")
 def finisher_of_act(reader, event, text, rl) -> bool:
-    """卒X without a subject (卒盥, 卒洗): by the agent of the last X among the last acts, when
-    someone else declined or answered in between (主人降盥。賓降，主人辭降，賓對。卒盥)."""
+    """卒X without a subject (卒盥, 卒洗): by the agent of the last X (or a kind of X: 拾發 is a
+    射) among the last acts, when someone else declined or answered in between (主人降盥。賓降，
+    主人辭降，賓對。卒盥; 拾發以將乘矢。獲者坐而獲…卒射: both archers)."""
     finish = rl.word("finish")
     done = event.kind[len(finish) :] if event.kind.startswith(finish) else ""
     if not done or done not in reader.lex.iri["action"]:  # a label of an act
         return False
-    doer = _last_doer(reader, rl, lambda kind: kind == done)
+    doer = _last_doer(reader, rl, lambda kind: reader.is_a(kind, done))
     if doer:
         event.set("agent", doer, "^")  # even when another answered last
     return bool(doer)
@@ -520,6 +523,39 @@ def pair_together(reader, event, text, rl) -> bool:
     return True
 
 
+@rule("joined-partner")
+def joined_partner(reader, event, text, rl) -> bool:
+    """大夫…就其耦。大夫為下射，揖進: once one has gone to his partner (就其耦), what the two do
+    next naming no one is both's (the 大夫 and his 耦 salute each other and advance), not his
+    alone carried over."""
+    ctx = reader.ctx
+    partner = rl.word("partner")
+    for _, earlier in reversed(ctx.history[-int(rl.word("within")) :]):
+        joined = (*earlier.fields.get("dest", ()), *earlier.fields.get("to", ()))
+        if earlier.kind in rl.words["join"] and partner in joined:
+            if not earlier.agent or set(earlier.agent) != set(ctx.agent):
+                return False
+            event.set("agent", (*earlier.agent, partner), "^")
+            return True
+    return False
+
+
+@rule("pair-salutes")
+def pair_salutes(reader, event, text, rl) -> bool:
+    """大夫為下射，揖進，耦少退，揖如三耦: a salute naming no one, when the one carried over is
+    one of two who acted together just before (the 大夫 and his partner), is the two's (a
+    mutual salute), and they go on together (及階)."""
+    ctx = reader.ctx
+    if event.kind not in rl.words["salute"] or len(ctx.agent) != 1:
+        return False
+    for _, earlier in reversed(ctx.history[-int(rl.word("within")) :]):
+        both = earlier.agent
+        if len(both) == 2 and ctx.agent[0] in both:
+            event.set("agent", both, "^")
+            return True
+    return False
+
+
 @rule("chosen-acts")
 def chosen_acts(reader, event, text, rl) -> bool:
     """唯公所酬，以旅于西階上: the one the 公 chose (rule chosen-by) does what follows, until the
@@ -554,7 +590,14 @@ def carried_subject(reader, event, text, rl) -> bool:
         earlier = [
             e.agent for _, e in reversed(ctx.history[-30:]) if e.agent and reader.archers(e.agent)
         ]
-        agents = earlier[0] if earlier else agents
+        pairs = [
+            e.agent
+            for _, e in reversed(ctx.history[-int(rl.word("pairs-within")) :])
+            if e.agent
+            and reader.archers(e.agent)
+            and all(reader.lex.has(r, "collective") for r in e.agent)
+        ]
+        agents = (pairs or earlier or [agents])[0]  # 乃射: the pair that went up, not its 上射
     event.set("agent", agents, "^")
     return True
 
@@ -754,13 +797,19 @@ def commanded_answers(pid, events, lexicon, ctx, rl) -> bool:
     )
     for event in events:
         if (
-            event.kind in lexicon.frames["command"]
+            (event.kind in lexicon.frames["command"] or _calls(event, pid, ctx, rl))
             and event.agent
             and "to" not in event.fields
             and event.get("neg") != "1"
         ):
             ctx.open_command = (event, paragraph, ctx.clauses)
     return found
+
+
+def _calls(event: Event, pid: str, ctx: Context, rl: Rule) -> bool:
+    """作射如初, 作取矢如初: a call naming no one is answered like a command; not one whose
+    clause ends naming those called in words the ontology lacks (作升飲射爵者)."""
+    return event.kind in rl.words["calls"] and not ctx.texts.get(pid, "").endswith(rl.word("zhe"))
 
 
 @rule("request-answered")
