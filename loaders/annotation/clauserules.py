@@ -370,14 +370,7 @@ def answer_count(r, tokens, i, rl):
 def cover_on(r, tokens, i, rl):
     """執冪者蓋冪, 執冪者反冪: covering the vessels with the cloth, or putting it back over them,
     is 加 (put on), the cloth its theme; not 反位 to a place."""
-    token, nxt = tokens[i], _next(tokens, i)
-    if token.text not in rl.words["cover"] or token.kinds or nxt is None:
-        return None
-    if nxt.of("object") not in rl.words["thing"]:
-        return None
-    r.verb(rl.word("act"), tokens, i)
-    r.events[-1].set("theme", nxt.of("object"))
-    return 2
+    return _act_on_thing(r, tokens, i, rl.words["cover"], rl.words["thing"], rl.word("act"))
 
 
 @rule("arrive")
@@ -464,12 +457,18 @@ def numeral_companion(r, tokens, i, rl):
 def change_cup(r, tokens, i, rl):
     """則降更觶洗: 更 and a cup is taking another cup (更爵), that cup its theme (注: 言更觶，
     卿尊也)."""
+    return _act_on_thing(r, tokens, i, rl.words["change"], rl.words["cups"], rl.word("act"))
+
+
+def _act_on_thing(r, tokens: Tokens, i: int, words, things, act: str):
+    """A word that is no term (蓋, 反, 更) just before a thing of the rule's class is the rule's
+    act on that thing, its theme (rules cover-on, change-cup)."""
     token, nxt = tokens[i], _next(tokens, i)
-    if token.text != rl.word("change") or token.kinds or nxt is None:
+    if token.text not in words or token.kinds or nxt is None:
         return None
-    if nxt.of("object") not in rl.words["cups"]:
+    if nxt.of("object") not in things:
         return None
-    r.verb(rl.word("act"), tokens, i)
+    r.verb(act, tokens, i)
     r.events[-1].set("theme", nxt.of("object"))
     return 2
 
