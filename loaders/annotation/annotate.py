@@ -525,7 +525,11 @@ class ClauseReader:
         elif (self.possessed or (self.topic and index == 0)) and not subjects:
             if self.topic and "theme" not in event.fields:
                 event.set("theme", self.topic)  # 衆弓倚于堂西: the bows are leaned
-            event.fields["noagent"] = ("unstated",)
+            fronted = rule_named("fronted-object")  # 矢不挾: the archers' arrows, carried on
+            if not self.possessed and fronted.apply(self, event, text, fronted):
+                self.ctx.trace.append(fronted.id)
+            else:
+                event.fields["noagent"] = ("unstated",)
         elif subjects:
             event.set("agent", subjects)
         elif index > 0 and self.events[0].agent:

@@ -215,6 +215,28 @@ def _named_just_before(ctx: Context) -> tuple[str, ...]:
     return last.agent if named else ()
 
 
+@rule("fronted-object")
+def fronted_object(reader, event, text, rl) -> bool:
+    """三耦…拾取矢，如初，矢不挾，兼諸弦弣以退: a thing named first in a clause, before 不 or
+    亦, inside a sentence whose last act was someone's, is what he goes on doing it to (the
+    arrows he does not hold on the string; 獲者…適左個，中亦如之), not a thing acted on by no one
+    named (衆弓矢不挾, first in its sentence; 乃張侯，下綱不及地武: no one did the act before),
+    nor a thing that itself goes (酒脯醢俎從)."""
+    ctx = reader.ctx
+    if not reader.topic or not reader.events or reader.events[0] is not event:
+        return False
+    from yili_kg.loaders.terms.tokens import tokenize
+
+    tokens = tokenize(text, reader.lex)
+    if len(tokens) < 2 or not tokens[1].text.startswith(rl.words["next"]):
+        return False  # 酒脯醢俎從, 爵止: the thing itself goes or stops
+    last = next(((pid, e) for pid, e in reversed(ctx.history) if not e.modifier), None)
+    if last is None or paragraph_of(last[0]) != ctx.paragraph or not last[1].agent:
+        return False
+    event.set("agent", last[1].agent, "^")
+    return True
+
+
 @rule("ji-names-no-one")
 def ji_names_no_one(reader, event, text, rl) -> bool:
     ctx = reader.ctx
