@@ -275,6 +275,31 @@ def _last_doer(reader: ClauseReader, rl: Rule, did, by=None) -> tuple[str, ...]:
     return ()
 
 
+@rule("both-parties")
+def both_parties(reader, event, text, rl) -> bool:
+    """主人西階上酬介…如賓酬主人之禮: a procedure repeated (如) whose model names two persons,
+    one acting on the other (賓酬主人), is done again by both parties of the last such act, the
+    one who did it and the one it was done to (the host pledging, the 介 pledged), not by the
+    one carried over alone; not with 皆 (皆如賓酬主人之禮: those pledged in turn)."""
+    from yili_kg.loaders.terms.tokens import tokenize
+
+    model = event.get("like") or ""
+    if event.kind != rl.word("like") or not model.endswith(rl.word("rite")):
+        return False
+    if rl.word("all") in text.split(event.kind, 1)[0]:
+        return False
+    tokens = tokenize(model[: -len(rl.word("rite"))], reader.lex)
+    kinds = [t.kinds for t in tokens]
+    if len(tokens) != 3 or not ("role" in kinds[0] and "action" in kinds[1] and "role" in kinds[2]):
+        return False
+    act = tokens[1].of("action")
+    for _, earlier in reversed(reader.ctx.history[-int(rl.word("within")) :]):
+        if earlier.kind == act and earlier.agent and earlier.fields.get("to"):
+            event.set("agent", tuple(dict.fromkeys((*earlier.agent, *earlier.fields["to"]))), "^")
+            return True
+    return False
+
+
 @rule("completes-bow")
 def completes_bow(reader, event, text, rl) -> bool:
     """下拜，小臣辭，升成拜: the bow is completed on the hall by the one who bowed below (the
