@@ -670,13 +670,18 @@ def _condition_subject(text: str, lexicon: Lexicon, ctx: Context) -> tuple[str, 
         ctx.cond_topic = tuple(r for t in tokens if (r := t.of("role")))
         return ctx.cond_topic
     roles: list[str] = []
+    named = 0  # the tokens that name the persons
     for token in tokens:
         if not (role := token.of("role")):
             break
+        named += 1
         if one_word("genitive") in token.text:
-            return ()  # 若大夫之耦不勝: the partners of the 大夫, their names not the role's
+            # 若諸公卿大夫之耦不勝: the partners (耦) of those named, persons of their own
+            head = token.text.rsplit(one_word("genitive"), 1)[1]
+            roles = [lexicon.forms["role"][head]] if head in lexicon.forms["role"] else []
+            break
         roles.append(role)
-    rest = tokens[len(roles) :]
+    rest = tokens[named:]
     acts = [t for t in rest if t.of("action") or t.text in word_class("negation")]
     if not roles or not acts or _commands(text, lexicon):
         return ()  # (若賓諸公卿大夫不勝: 勝 is no act of the lexicon, 不 says one is denied)
