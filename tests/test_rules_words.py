@@ -117,6 +117,12 @@ def test_description_a_clause_beginning_with_it_has_no_act():
     for text in ("南北以堂深", "東西當東榮"):
         record, _ = annotate_example(text)
         assert (record.events, record.reason) == ([], "description"), text
+    # a list of the pieces played (class pieces): the 卷 of 卷耳 is no act
+    assert word_class("pieces") == ("周南", "召南")
+    record, _ = annotate_example("乃合樂，周南關雎葛覃卷耳，召南鵲巢采蘩采蘋")
+    assert (record.events, record.reason) == ([], "description")
+    record, _ = annotate_example("乃合樂，周南關雎葛覃卷耳")
+    assert (record.events, record.reason) == ([], "description")
 
 
 def test_condition_words_the_clause_stating_it_and_the_clauses_it_governs():

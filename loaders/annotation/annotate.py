@@ -525,7 +525,11 @@ class ClauseReader:
         elif (self.possessed or (self.topic and index == 0)) and not subjects:
             if self.topic and "theme" not in event.fields:
                 event.set("theme", self.topic)  # 衆弓倚于堂西: the bows are leaned
-            event.fields["noagent"] = ("unstated",)
+            fronted = rule_named("fronted-object")  # 矢不挾: the archers' arrows, carried on
+            if not self.possessed and fronted.apply(self, event, text, fronted):
+                self.ctx.trace.append(fronted.id)
+            else:
+                event.fields["noagent"] = ("unstated",)
         elif subjects:
             event.set("agent", subjects)
         elif index > 0 and self.events[0].agent:
@@ -542,9 +546,11 @@ class ClauseReader:
 
 def is_description(text: str) -> bool:
     """A clause that measures or places a thing (南北以堂深, 東西當東榮; 楅長如笴: its length),
-    or is only the way things are laid out (南陳): no act."""
+    lists the pieces played (周南關雎葛覃卷耳), or is only the way things are laid out (南陳):
+    no act."""
     return (
         text.startswith(word_class("description"))
+        or text.startswith(word_class("pieces"))
         or text in word_class("arrangement")
         or any(word in text[1:] for word in word_class("length"))
     )
@@ -664,13 +670,18 @@ def _condition_subject(text: str, lexicon: Lexicon, ctx: Context) -> tuple[str, 
         ctx.cond_topic = tuple(r for t in tokens if (r := t.of("role")))
         return ctx.cond_topic
     roles: list[str] = []
+    named = 0  # the tokens that name the persons
     for token in tokens:
         if not (role := token.of("role")):
             break
+        named += 1
         if one_word("genitive") in token.text:
-            return ()  # 若大夫之耦不勝: the partners of the 大夫, their names not the role's
+            # 若諸公卿大夫之耦不勝: the partners (耦) of those named, persons of their own
+            head = token.text.rsplit(one_word("genitive"), 1)[1]
+            roles = [lexicon.forms["role"][head]] if head in lexicon.forms["role"] else []
+            break
         roles.append(role)
-    rest = tokens[len(roles) :]
+    rest = tokens[named:]
     acts = [t for t in rest if t.of("action") or t.text in word_class("negation")]
     if not roles or not acts or _commands(text, lexicon):
         return ()  # (若賓諸公卿大夫不勝: 勝 is no act of the lexicon, 不 says one is denied)

@@ -473,6 +473,22 @@ def _act_on_thing(r, tokens: Tokens, i: int, words, things, act: str):
     return 2
 
 
+@rule("set-down-cup")
+def set_down_cup(r, tokens, i, rl):
+    """公又舉奠觶, 取奠觶飲: 奠 between an act of taking and a cup is the cup set down before
+    (the 觶 the 媵爵者 set south of the 公's dishes), what is taken, not a setting down."""
+    token, nxt = tokens[i], _next(tokens, i)
+    if token.of("action") != rl.word("set") or nxt is None or i == 0 or not r.events:
+        return None
+    if (
+        tokens[i - 1].of("action") not in rl.words["takes"]
+        or nxt.of("object") not in rl.words["cups"]
+    ):
+        return None
+    r.events[-1].set("theme", nxt.of("object"))
+    return 2
+
+
 @rule("arrows-counted")
 def arrows_counted(r, tokens, i, rl):
     """搢三挾一個: a numeral just after 搢 is how many arrows are stuck in the belt (the arrows

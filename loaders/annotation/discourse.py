@@ -215,6 +215,28 @@ def _named_just_before(ctx: Context) -> tuple[str, ...]:
     return last.agent if named else ()
 
 
+@rule("fronted-object")
+def fronted_object(reader, event, text, rl) -> bool:
+    """三耦…拾取矢，如初，矢不挾，兼諸弦弣以退: a thing named first in a clause, before 不 or
+    亦, inside a sentence whose last act was someone's, is what he goes on doing it to (the
+    arrows he does not hold on the string; 獲者…適左個，中亦如之), not a thing acted on by no one
+    named (衆弓矢不挾, first in its sentence; 乃張侯，下綱不及地武: no one did the act before),
+    nor a thing that itself goes (酒脯醢俎從)."""
+    ctx = reader.ctx
+    if not reader.topic or not reader.events or reader.events[0] is not event:
+        return False
+    from yili_kg.loaders.terms.tokens import tokenize
+
+    tokens = tokenize(text, reader.lex)
+    if len(tokens) < 2 or not tokens[1].text.startswith(rl.words["next"]):
+        return False  # 酒脯醢俎從, 爵止: the thing itself goes or stops
+    last = next(((pid, e) for pid, e in reversed(ctx.history) if not e.modifier), None)
+    if last is None or paragraph_of(last[0]) != ctx.paragraph or not last[1].agent:
+        return False
+    event.set("agent", last[1].agent, "^")
+    return True
+
+
 @rule("ji-names-no-one")
 def ji_names_no_one(reader, event, text, rl) -> bool:
     ctx = reader.ctx
@@ -251,6 +273,31 @@ def _last_doer(reader: ClauseReader, rl: Rule, did, by=None) -> tuple[str, ...]:
         ):
             return earlier.agent
     return ()
+
+
+@rule("both-parties")
+def both_parties(reader, event, text, rl) -> bool:
+    """主人西階上酬介…如賓酬主人之禮: a procedure repeated (如) whose model names two persons,
+    one acting on the other (賓酬主人), is done again by both parties of the last such act, the
+    one who did it and the one it was done to (the host pledging, the 介 pledged), not by the
+    one carried over alone; not with 皆 (皆如賓酬主人之禮: those pledged in turn)."""
+    from yili_kg.loaders.terms.tokens import tokenize
+
+    model = event.get("like") or ""
+    if event.kind != rl.word("like") or not model.endswith(rl.word("rite")):
+        return False
+    if rl.word("all") in text.split(event.kind, 1)[0]:
+        return False
+    tokens = tokenize(model[: -len(rl.word("rite"))], reader.lex)
+    kinds = [t.kinds for t in tokens]
+    if len(tokens) != 3 or not ("role" in kinds[0] and "action" in kinds[1] and "role" in kinds[2]):
+        return False
+    act = tokens[1].of("action")
+    for _, earlier in reversed(reader.ctx.history[-int(rl.word("within")) :]):
+        if earlier.kind == act and earlier.agent and earlier.fields.get("to"):
+            event.set("agent", tuple(dict.fromkeys((*earlier.agent, *earlier.fields["to"]))), "^")
+            return True
+    return False
 
 
 @rule("completes-bow")
