@@ -2000,6 +2000,30 @@ def _salute_on_the_way(r, event: Event, rl: Rule) -> bool:
     return bool(set(here) & set(rl.words["stations"]) or set(before) & set(rl.words["reached"]))
 
 
+@rule("own-return")
+def own_return(r, subjects, rl) -> bool:
+    """主人獻公…升酌膳酒以降，酢于阼階下 / 主人實爵，酢于西階上: a return of the cup (酢) naming
+    no one, by the one who made the last offering (獻), is his own return, poured for himself
+    (疏: 主人受公酢而自酌者不敢煩公; 主人酌自酢): no recipient, not the one he offered."""
+    done = False
+    for event in r.events:
+        if event.kind not in rl.words["returns"] or event.marks.get("to") != "?":
+            continue
+        recent = r.ctx.history[-int(rl.word("within")) :]
+        offer = next(
+            (
+                e
+                for _, e in reversed(recent)
+                if e.kind in rl.words["offered"] and e.get("neg") != "1"
+            ),
+            None,
+        )
+        if offer is not None and event.agent and set(event.agent) <= set(offer.agent):
+            _drop_field(event, "to")
+            done = True
+    return done
+
+
 @rule("there-on-arrival")
 def there_on_arrival(r, subjects, rl) -> bool:
     """以至于乏，坐: a posture naming no place, the first act of the clause just after
