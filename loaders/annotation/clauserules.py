@@ -2153,18 +2153,23 @@ def from_the_dishes(r, subjects, rl) -> bool:
 
 @rule("thing-in-name")
 def thing_in_name(r, subjects, rl) -> bool:
-    """工左瑟: an act whose name ends with the thing it handles (yl:namesThing) has that thing
-    for its theme when no other is written: the longest object its name ends with."""
+    """工左瑟, 朝服: an act whose name ends with the thing it handles (yl:namesThing) has that
+    thing for its theme when no other is written: the thing its form in the clause is (朝服,
+    an altLabel of 服: the court dress worn), else the longest object its name ends with."""
+    text = next(reversed(r.ctx.texts.values()), "")
+    objects = r.lex.forms["object"]
     done = False
     for event in r.events:
         if "theme" in event.fields or not r.lex.has(event.kind, "namesThing"):
             continue
-        thing = next(
-            (
-                t
-                for k in range(1, len(event.kind))
-                if (t := r.lex.forms["object"].get(event.kind[k:]))
-            ),
+        written = [
+            form
+            for form, kind in r.lex.forms["action"].items()
+            if kind == event.kind and form in text and form in objects
+        ]
+        thing = objects[max(written, key=len)] if written else None
+        thing = thing or next(
+            (t for k in range(1, len(event.kind)) if (t := objects.get(event.kind[k:]))),
             None,
         )
         if thing:
