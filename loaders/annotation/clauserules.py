@@ -720,6 +720,21 @@ def suo(r, tokens, i, rl):
     return None
 
 
+@rule("served-pronoun")
+def served_pronoun(r, tokens, i, rl):
+    """遂薦之, 則薦諸其席: 之 (or 諸, 之於) just after a dish set out (薦) is the person served,
+    whom rules served-persons and served-one name, not the thing last handled; after 諸 the
+    place that follows is where the dish goes."""
+    token = tokens[i]
+    if token.text not in rl.words["it"] or not r.events or i == 0:
+        return None
+    if r.events[-1].kind not in rl.words["acts"] or tokens[i - 1].of("action") != r.events[-1].kind:
+        return None
+    if token.text in rl.words["zhu"]:
+        r.prep = word_values("preposition")[rl.word("yu")]
+    return 1
+
+
 @rule("pronoun")
 def pronoun(r, tokens, i, rl):
     if tokens[i].text in rl.words["it"] and r.events:
@@ -971,6 +986,8 @@ def its_side(r, tokens, i, rl):
     if nxt.text in rl.words["place"] and not nxt.kinds:  # 獻釋獲者于其位, 出于其位南
         after = _next(tokens, i, 2)
         used += 1 if after is not None and after.text in word_class("relative") else 0
+    elif nxt.text in rl.words["mat"] and r.prep is not None:
+        pass  # 則薦諸其席: his mat, where the dish goes
     elif nxt.text not in word_class("relative"):
         return None
     text = "".join(t.text for t in tokens[i : i + used])
