@@ -380,6 +380,29 @@ def cover_on(r, tokens, i, rl):
     return 2
 
 
+@rule("laid-across")
+def laid_across(r, tokens, i, rl):
+    """有餘純，則橫于下 / 奇則又縮諸純下: 橫 (crosswise) or 縮 (lengthwise) before 于 or 諸 (之於)
+    is laying the thing in hand that way there (委), as 十純則縮而委之 says in full; not in the
+    記, whose 橫于上 describes how a thing lies."""
+    token, nxt = tokens[i], _next(tokens, i)
+    if token.text not in rl.words["lay"] or nxt is None:
+        return None
+    if r.ctx.sentence.startswith(rl.word("part")):
+        return None
+    if nxt.text not in rl.words["yu"] and nxt.text not in rl.words["zhu"]:
+        return None
+    r.verb(rl.word("act"), tokens, i)
+    if nxt.text in rl.words["zhu"]:
+        r.pronoun()  # 縮諸純下 (諸 = 之於): the tallies in hand
+    r.prep = word_values("preposition")[rl.word("yu")]
+    rest = tokens[i + 2 :]  # 下, 純下: the side of the pile as written (注: 自近為下)
+    if rest and not any(t.kinds for t in rest) and rest[-1].text in word_class("relative"):
+        r.place_here("".join(t.text for t in rest))
+        return 2 + len(rest)
+    return 2
+
+
 @rule("arrive")
 def arrive(r, tokens, i, rl):
     """至于階, 至乏: 至 before 于 or a place is reaching it (及), an act, as 及階 is; not 賓至
