@@ -2191,6 +2191,33 @@ def from_the_dishes(r, subjects, rl) -> bool:
     return done
 
 
+@rule("thing-there")
+def thing_there(r, subjects, rl) -> bool:
+    """斯禁，有玄酒，在西 / 主人之弓矢，在東序東: a state (在) naming nothing, right after a
+    clause of its sentence that only names things (X, 有X, ROLE之X), is of those things."""
+    events = [e for e in r.events if r.lex.has(e.kind, "state") and "theme" not in e.fields]
+    items = list(r.ctx.texts.items())
+    if subjects or not events or len(items) < 2 or sentence_of(items[-2][0]) != r.ctx.sentence:
+        return False
+    before = tokenize(items[-2][1], r.lex)
+    numerals = word_values("numeral")
+    things = [t.of("object") for t in before if t.of("object") and "action" not in t.kinds]
+    for k, t in enumerate(before):
+        nxt = before[k + 1].text if k + 1 < len(before) else ""
+        if t.of("object") and "action" not in t.kinds:
+            continue
+        if t.text in rl.words["there"] or t.text in rl.words["of"] or t.text in numerals:
+            continue
+        if t.of("role") and nxt in rl.words["of"]:
+            continue  # 主人之弓矢: whose they are
+        return False
+    if not things:
+        return False
+    for event in events:
+        event.set("theme", tuple(dict.fromkeys(x for x in things if x)))
+    return True
+
+
 @rule("thing-in-name")
 def thing_in_name(r, subjects, rl) -> bool:
     """工左瑟, 朝服: an act whose name ends with the thing it handles (yl:namesThing) has that
