@@ -388,8 +388,11 @@ class ClauseReader:
         if self.lex.has(event.kind, "personObject"):
             self.person_pronoun = event
             return
+        worn = self.lex.label(YL.Dress)  # 宰夫朝服。牽牛以致之: not the dress he put on
         for _, earlier in reversed(self.ctx.history[-6:]):
             if "theme" in earlier.fields and not self.in_hand(earlier):
+                if self.is_a(earlier.kind, worn):
+                    continue
                 event.set("theme", earlier.fields["theme"], "?")
                 return
 

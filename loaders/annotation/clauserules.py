@@ -373,6 +373,29 @@ def cover_on(r, tokens, i, rl):
     return _act_on_thing(r, tokens, i, rl.words["cover"], rl.words["thing"], rl.word("act"))
 
 
+@rule("laid-across")
+def laid_across(r, tokens, i, rl):
+    """有餘純，則橫于下 / 奇則又縮諸純下: 橫 (crosswise) or 縮 (lengthwise) before 于 or 諸 (之於)
+    is laying the thing in hand that way there (委), as 十純則縮而委之 says in full; not in the
+    記, whose 橫于上 describes how a thing lies."""
+    token, nxt = tokens[i], _next(tokens, i)
+    if token.text not in rl.words["lay"] or nxt is None:
+        return None
+    if r.ctx.sentence.startswith(rl.word("part")):
+        return None
+    if nxt.text not in rl.words["yu"] and nxt.text not in rl.words["zhu"]:
+        return None
+    r.verb(rl.word("act"), tokens, i)
+    if nxt.text in rl.words["zhu"]:
+        r.pronoun()  # 縮諸純下 (諸 = 之於): the tallies in hand
+    r.prep = word_values("preposition")[rl.word("yu")]
+    rest = tokens[i + 2 :]  # 下, 純下: the side of the pile as written (注: 自近為下)
+    if rest and not any(t.kinds for t in rest) and rest[-1].text in word_class("relative"):
+        r.place_here("".join(t.text for t in rest))
+        return 2 + len(rest)
+    return 2
+
+
 @rule("arrive")
 def arrive(r, tokens, i, rl):
     """至于階, 至乏: 至 before 于 or a place is reaching it (及), an act, as 及階 is; not 賓至
@@ -735,6 +758,21 @@ def suo(r, tokens, i, rl):
     return None
 
 
+@rule("served-pronoun")
+def served_pronoun(r, tokens, i, rl):
+    """遂薦之, 則薦諸其席: 之 (or 諸, 之於) just after a dish set out (薦) is the person served,
+    whom rules served-persons and served-one name, not the thing last handled; after 諸 the
+    place that follows is where the dish goes."""
+    token = tokens[i]
+    if token.text not in rl.words["it"] or not r.events or i == 0:
+        return None
+    if r.events[-1].kind not in rl.words["acts"] or tokens[i - 1].of("action") != r.events[-1].kind:
+        return None
+    if token.text in rl.words["zhu"]:
+        r.prep = word_values("preposition")[rl.word("yu")]
+    return 1
+
+
 @rule("pronoun")
 def pronoun(r, tokens, i, rl):
     if tokens[i].text in rl.words["it"] and r.events:
@@ -986,6 +1024,8 @@ def its_side(r, tokens, i, rl):
     if nxt.text in rl.words["place"] and not nxt.kinds:  # 獻釋獲者于其位, 出于其位南
         after = _next(tokens, i, 2)
         used += 1 if after is not None and after.text in word_class("relative") else 0
+    elif nxt.text in rl.words["mat"] and r.prep is not None:
+        pass  # 則薦諸其席: his mat, where the dish goes
     elif nxt.text not in word_class("relative"):
         return None
     text = "".join(t.text for t in tokens[i : i + used])
@@ -2015,6 +2055,30 @@ def _salute_on_the_way(r, event: Event, rl: Rule) -> bool:
     return bool(set(here) & set(rl.words["stations"]) or set(before) & set(rl.words["reached"]))
 
 
+@rule("own-return")
+def own_return(r, subjects, rl) -> bool:
+    """主人獻公…升酌膳酒以降，酢于阼階下 / 主人實爵，酢于西階上: a return of the cup (酢) naming
+    no one, by the one who made the last offering (獻), is his own return, poured for himself
+    (疏: 主人受公酢而自酌者不敢煩公; 主人酌自酢): no recipient, not the one he offered."""
+    done = False
+    for event in r.events:
+        if event.kind not in rl.words["returns"] or event.marks.get("to") != "?":
+            continue
+        recent = r.ctx.history[-int(rl.word("within")) :]
+        offer = next(
+            (
+                e
+                for _, e in reversed(recent)
+                if e.kind in rl.words["offered"] and e.get("neg") != "1"
+            ),
+            None,
+        )
+        if offer is not None and event.agent and set(event.agent) <= set(offer.agent):
+            _drop_field(event, "to")
+            done = True
+    return done
+
+
 @rule("there-on-arrival")
 def there_on_arrival(r, subjects, rl) -> bool:
     """以至于乏，坐: a posture naming no place, the first act of the clause just after
@@ -2142,20 +2206,52 @@ def from_the_dishes(r, subjects, rl) -> bool:
     return done
 
 
+@rule("thing-there")
+def thing_there(r, subjects, rl) -> bool:
+    """斯禁，有玄酒，在西 / 主人之弓矢，在東序東: a state (在) naming nothing, right after a
+    clause of its sentence that only names things (X, 有X, ROLE之X), is of those things."""
+    events = [e for e in r.events if r.lex.has(e.kind, "state") and "theme" not in e.fields]
+    items = list(r.ctx.texts.items())
+    if subjects or not events or len(items) < 2 or sentence_of(items[-2][0]) != r.ctx.sentence:
+        return False
+    before = tokenize(items[-2][1], r.lex)
+    numerals = word_values("numeral")
+    things = [t.of("object") for t in before if t.of("object") and "action" not in t.kinds]
+    for k, t in enumerate(before):
+        nxt = before[k + 1].text if k + 1 < len(before) else ""
+        if t.of("object") and "action" not in t.kinds:
+            continue
+        if t.text in rl.words["there"] or t.text in rl.words["of"] or t.text in numerals:
+            continue
+        if t.of("role") and nxt in rl.words["of"]:
+            continue  # 主人之弓矢: whose they are
+        return False
+    if not things:
+        return False
+    for event in events:
+        event.set("theme", tuple(dict.fromkeys(x for x in things if x)))
+    return True
+
+
 @rule("thing-in-name")
 def thing_in_name(r, subjects, rl) -> bool:
-    """工左瑟: an act whose name ends with the thing it handles (yl:namesThing) has that thing
-    for its theme when no other is written: the longest object its name ends with."""
+    """工左瑟, 朝服: an act whose name ends with the thing it handles (yl:namesThing) has that
+    thing for its theme when no other is written: the thing its form in the clause is (朝服,
+    an altLabel of 服: the court dress worn), else the longest object its name ends with."""
+    text = next(reversed(r.ctx.texts.values()), "")
+    objects = r.lex.forms["object"]
     done = False
     for event in r.events:
         if "theme" in event.fields or not r.lex.has(event.kind, "namesThing"):
             continue
-        thing = next(
-            (
-                t
-                for k in range(1, len(event.kind))
-                if (t := r.lex.forms["object"].get(event.kind[k:]))
-            ),
+        written = [
+            form
+            for form, kind in r.lex.forms["action"].items()
+            if kind == event.kind and form in text and form in objects
+        ]
+        thing = objects[max(written, key=len)] if written else None
+        thing = thing or next(
+            (t for k in range(1, len(event.kind)) if (t := objects.get(event.kind[k:]))),
             None,
         )
         if thing:
