@@ -34,8 +34,17 @@ def test_at_least_80_kinds_of_action_every_one_used(ask):
     assert kinds >= 80
     unused = ask("""SELECT ?c WHERE { ?c rdfs:subClassOf yl:Action .
         FILTER(STRSTARTS(STR(?c), STR(yl:)))
+        FILTER NOT EXISTS { ?c yl:onlyCommanded true }
         FILTER NOT EXISTS { ?e a ?c ; yl:kind ?k } }""").rows
     assert not unused, [r["c"].value for r in unused]
+    # an act named only as what is commanded (量: 司馬命量人量侯道) is no event, but the text
+    # must command it: a 命 whose clause holds its label
+    commanded = ask("""SELECT ?c WHERE { ?c yl:onlyCommanded true ; rdfs:label ?label .
+        FILTER(LANG(?label) = "zh-Hant")
+        FILTER NOT EXISTS { ?e yl:kind yl:Ming ; yl:derivedFrom ?clause .
+                            ?clause yl:text ?text FILTER(CONTAINS(?text, ?label)) } }""").rows
+    assert not commanded, [r["c"].value for r in commanded]
+    assert _count(ask, "SELECT (COUNT(?c) AS ?n) WHERE { ?c yl:onlyCommanded true }") >= 1
 
 
 def test_kind_hierarchy_a_scholar_recognises():
