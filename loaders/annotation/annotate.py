@@ -712,12 +712,15 @@ def annotate_text(texts: Iterable[str], lexicon: Lexicon | None = None) -> list[
 _SENTENCES: dict[str, list] = {}
 
 
+_NEXT_SENTENCE: dict[str, str] = {}  # sentence id → the next one of the text read
+
+
 def _next_sentence_text(sentence: str) -> str:
     """The text of the sentence after ``sentence`` in its paragraph ("" if it is the last)."""
-    paragraph = sentence.rsplit(".", 1)[0]
-    ids = list(_SENTENCES)
-    after = ids[ids.index(sentence) + 1] if sentence in ids[:-1] else ""
-    if not after or after.rsplit(".", 1)[0] != paragraph:
+    after = _NEXT_SENTENCE.get(sentence, "")
+    if not after or paragraph_of(_SENTENCES[after][0].id) != paragraph_of(
+        _SENTENCES[sentence][0].id
+    ):
         return ""
     return "".join(c.text for c in _SENTENCES[after])
 
@@ -757,6 +760,8 @@ def _annotate(clauses, lexicon: Lexicon, notes=None):
     _SENTENCES.clear()
     for clause in clauses:
         _SENTENCES.setdefault(sentence_of(clause.id), []).append(clause)
+    _NEXT_SENTENCE.clear()
+    _NEXT_SENTENCE.update(zip(_SENTENCES, list(_SENTENCES)[1:], strict=False))
     ctx = Context()
     for clause in clauses:
         if clause.id in ("jing/1.1.1",) or clause.level == "heading":

@@ -106,6 +106,11 @@ class Event:
         else:
             self.marks.pop(key, None)
 
+    def unset(self, key: str) -> None:
+        """Drop a field and its mark (an implied party or thing a later rule takes back)."""
+        self.fields.pop(key, None)
+        self.marks.pop(key, None)
+
 
 def sentence_of(clause_id: str) -> str:
     """The sentence a clause id is in (``jing/12.1.3`` → ``jing/12.1``)."""

@@ -13,6 +13,7 @@ clause's events in place.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from yili_kg.loaders.annotation.annotations import Event, paragraph_of, sentence_of
@@ -44,9 +45,11 @@ def unmarked_speech(r, tokens, i, rl):
     (寡君, 吾子, 使臣, 某: 'our ruler', 'you', 'your servant', 'I, so-and-so') and has no 曰 is
     all said: one act, the bow it makes (拜賜) or else the last answer (辭) or speech act it
     names, or 曰, with the clause as what is said; its persons (君) are not the speaker."""
+    if i:
+        return None
     text = "".join(t.text for t in tokens)
     first = min((text.find(w) for w in rl.words["speech-words"] if w in text), default=-1)
-    if i or first < 0 or any(t.kinds.get("say") for t in tokens):
+    if first < 0 or any(t.kinds.get("say") for t in tokens):
         return None
     if rl.word("says") in text[:first]:
         return None  # X曰「…」: the words after 曰 are said (quote_unmarked)
@@ -129,14 +132,14 @@ def _glosses(r: ClauseReader, note: str, text: str, rl: Rule):
     clause's text and is no role (the longest W first); a W of one character only where it
     begins the clause, its subject (正坐; not 順爾成德〔注：爾，女也〕, 爾 'you')."""
     note = re.sub(r"[，。、；：！？「」]", "", note)
-    starts = [0] + [m.end() for m in re.finditer(rl.word("is"), note)]
+    is_, roles = rl.word("is"), r.lex.forms["role"]
+    starts = [0] + [m.end() for m in re.finditer(is_, note)]
     for start in starts:
         for length in range(int(rl.word("longest")), 0, -1):
             word, rest = note[start : start + length], note[start + length :]
-            role = next(
-                (f for f in r.lex.forms["role"] if rest.startswith(f + rl.word("is"))), None
-            )
-            if role and len(word) == length and word in text and word not in r.lex.forms["role"]:
+            # R也 after W: R runs to the first 也 (no role's name holds one)
+            role = rest[: rest.find(is_)] if is_ in rest else ""
+            if role in roles and len(word) == length and word in text and word not in roles:
                 if length > 1 or text.startswith(word):  # 正坐: one character, as the subject
                     yield word, role
                 break
@@ -724,8 +727,6 @@ def chosen_by(r, tokens, i, rl):
 
 def _alternatives(r: ClauseReader, rl: Rule) -> tuple[str, ...]:
     """若賓，若長，唯公所酬 (or 唯公所賜，若賓，若長): the roles each 若 of the sentence names."""
-    from yili_kg.loaders.terms.tokens import tokenize
-
     text = next(reversed(r.ctx.texts.values()), "")  # this clause's (the last read)
     rest = r.ctx.sentence_text.replace(text, "", 1) if text else ""
     either = rl.word("either")
@@ -1284,8 +1285,8 @@ def commanded_act(r, kind, tokens, i, rl) -> bool:
         return False
     r.content_done = True
     r.stop = True
-    last.fields["_commanded"] = (kind,)  # what is commanded (rule commands-the-player)
-    r.ctx.command_content = (last, kind, r.ctx.sentence)  # (rule command-goes-on)
+    # what is commanded (rules command-goes-on, commands-the-player)
+    r.ctx.command_content = (last, kind, r.ctx.sentence)
     doer = r.lex.forms["role"].get(tokens[i].text + rl.word("doer"))
     if doer and len(kind) > 1 and last.kind in r.lex.frames["command"] and "to" not in last.fields:
         last.set("to", doer, "?")  # 命負侯: those who bear the targets (負侯者) are told
@@ -1643,8 +1644,6 @@ def person_pronoun(r, subjects, rl) -> bool:
 
 def _named_in_clause(r: ClauseReader, event: Event) -> tuple[str, ...]:
     """The persons the clause names before ``event``'s verb, other than its agent."""
-    from yili_kg.loaders.terms.tokens import tokenize
-
     text = next(reversed(r.ctx.texts.values()), "")
     head = text[: text.rfind(event.kind)] if event.kind in text else ""
     tokens = tokenize(head, r.lex)
@@ -1750,10 +1749,22 @@ def zhu_names_party(r, subjects, rl) -> bool:
     return done
 
 
+def _role_names(r: ClauseReader) -> str:
+    """Every name of a role, longest first, as one regular-expression alternation (for the
+    rules that find roles in the 注 or the clause's words: zhu-names-party, zhu-names-speaker,
+    received-from); made once a lexicon, not on every clause."""
+    return _alternation(tuple(r.lex.forms["role"]))
+
+
+@lru_cache(maxsize=8)
+def _alternation(names: tuple[str, ...]) -> str:
+    return "|".join(map(re.escape, sorted(names, key=len, reverse=True)))
+
+
 def _bows_named(r: ClauseReader, rl: Rule):
     """(bow kinds, role) for every K拜X of the clause's 注: K the bows explained (再拜稽首 → 再拜,
     稽首), none when the 注 begins 拜X (every bow of the clause that is not an answer)."""
-    roles = "|".join(map(re.escape, sorted(r.lex.forms["role"], key=len, reverse=True)))
+    roles = _role_names(r)
     kinds = "|".join(map(re.escape, rl.words["kinds"]))
     bows = "|".join(map(re.escape, rl.words["bow"]))  # 拜, and the salute 揖 (揖，揖賓也)
     pattern = re.compile(f"((?:{kinds})*)(?:{bows})({roles})")
@@ -1771,7 +1782,7 @@ def zhu_names_speaker(r, subjects, rl) -> bool:
     clause names none (not the 公 carried over)."""
     if r.subjects or not r.ctx.notes or (subjects and r.ctx.pending_sentence == r.ctx.sentence):
         return False  # (a subject left by a clause of another sentence, 公與客燕, is not named)
-    roles = "|".join(map(re.escape, sorted(r.lex.forms["role"], key=len, reverse=True)))
+    roles = _role_names(r)
     acts = "|".join(map(re.escape, rl.words["acts"]))
     sent, out = rl.word("sent"), rl.word("out")
     note = re.sub(r"[，。、；：！？「」]", "", r.ctx.notes[0])
@@ -1803,7 +1814,7 @@ def received_from(r, subjects, rl) -> bool:
     """唯受爵于公者拜: the bow of one named as having received from X (受…于X者) is to X, the
     giver his name says (注: 公所賜者也), not the officer he just handed the cup to."""
     text = next(reversed(r.ctx.texts.values()), "")
-    roles = "|".join(map(re.escape, sorted(r.lex.forms["role"], key=len, reverse=True)))
+    roles = _role_names(r)
     recv, yu, zhe = (rl.word(k) for k in ("receive", "yu", "zhe"))
     found = re.search(f"{recv}[^{yu}]{{0,2}}{yu}({roles}){zhe}", text)
     if not found:
@@ -1961,23 +1972,23 @@ def commands_the_player(r, subjects, rl) -> bool:
     """樂正命奏陔: a command to do what only one of a class of roles does (yl:doneByKind: 奏 by
     a musician), naming no one, is to the last of that class to act, not to whoever acts next
     (賓出)."""
-    done = False
-    for event in r.events:
-        commanded = event.fields.pop("_commanded", ())
-        kinds = r.lex.doer_kinds.get(commanded[0], ()) if commanded else ()
-        if not kinds or "to" in event.fields:
-            continue
-        for _, earlier in reversed(r.ctx.history):
-            players = [
-                a
-                for a in earlier.agent
-                if r.lex.role_classes.get(a, frozenset()) & set(kinds) and a not in event.agent
-            ]
-            if players:
-                event.set("to", tuple(players), "?")
-                done = True
-                break
-    return done
+    content = r.ctx.command_content  # (the command, what it commands, its sentence)
+    if content is None or not any(e is content[0] for e in r.events):
+        return False  # no command in this clause
+    event, commanded, _ = content
+    kinds = r.lex.doer_kinds.get(commanded, ())
+    if not kinds or "to" in event.fields:
+        return False
+    for _, earlier in reversed(r.ctx.history):
+        players = [
+            a
+            for a in earlier.agent
+            if r.lex.role_classes.get(a, frozenset()) & set(kinds) and a not in event.agent
+        ]
+        if players:
+            event.set("to", tuple(players), "?")
+            return True
+    return False
 
 
 @rule("declined-bow")
@@ -2074,7 +2085,7 @@ def own_return(r, subjects, rl) -> bool:
             None,
         )
         if offer is not None and event.agent and set(event.agent) <= set(offer.agent):
-            _drop_field(event, "to")
+            event.unset("to")
             done = True
     return done
 
@@ -2128,7 +2139,7 @@ def served_persons(r, subjects, rl) -> bool:
         _served_by_no_one(event)
         event.set("to", subjects, "?")
         if event.marks.get("theme") == "?":
-            _drop_field(event, "theme")  # not the thing last handled: 之 is the persons
+            event.unset("theme")  # not the thing last handled: 之 is the persons
         for earlier in r.events[:index]:
             if r.lex.has(earlier.kind, "goalObject") and earlier.kind + rl.word("their") in text:
                 _served_by_no_one(earlier)
@@ -2137,13 +2148,8 @@ def served_persons(r, subjects, rl) -> bool:
 
 
 def _served_by_no_one(event: Event) -> None:
-    _drop_field(event, "agent")
+    event.unset("agent")
     event.fields["noagent"] = ("unstated",)
-
-
-def _drop_field(event: Event, key: str) -> None:
-    event.fields.pop(key, None)
-    event.marks.pop(key, None)
 
 
 @rule("served-one")
@@ -2187,8 +2193,6 @@ def _last_offered(r: ClauseReader, rl: Rule, mat: bool = False) -> tuple[str, ..
 def from_the_dishes(r, subjects, rl) -> bool:
     """辯有脯醢。不祭: an offering (祭) naming nothing, just after a clause that says the dishes
     each one has (有X), is from those dishes (注: 衆工…不祭脯醢), implied."""
-    from yili_kg.loaders.terms.tokens import tokenize
-
     texts = list(r.ctx.texts.values())
     if len(texts) < 2:
         return False
@@ -2392,8 +2396,6 @@ def place_of_last_act(r, subjects, rl) -> bool:
 
 def _has_act(r: ClauseReader, text: str, rl: Rule) -> bool:
     """Whether a clause names an act, other than 如X (the procedure repeated)."""
-    from yili_kg.loaders.terms.tokens import tokenize
-
     if text.startswith(rl.words["like"]):
         return False
     return any("action" in t.kinds for t in tokenize(text, r.lex))
@@ -2431,8 +2433,6 @@ def side_kept(r, subjects, rl) -> bool:
 
 def _other_at_other_place(r: ClauseReader, text: str, role: str, place: str) -> bool:
     """Whether a clause is only another person and another place (賓堂西 beside 主人堂東)."""
-    from yili_kg.loaders.terms.tokens import tokenize
-
     tokens = tokenize(text, r.lex)
     if len(tokens) != 2:
         return False

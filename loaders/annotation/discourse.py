@@ -18,6 +18,7 @@ from yili_kg.loaders.annotation.annotations import Event, paragraph_of, sentence
 from yili_kg.loaders.annotation.rules import Rule, one_word, rule, rules
 from yili_kg.loaders.iris import YL
 from yili_kg.loaders.terms.lexicon import Lexicon
+from yili_kg.loaders.terms.tokens import tokenize
 
 if TYPE_CHECKING:
     from yili_kg.loaders.annotation.annotate import ClauseReader
@@ -225,8 +226,6 @@ def fronted_object(reader, event, text, rl) -> bool:
     ctx = reader.ctx
     if not reader.topic or not reader.events or reader.events[0] is not event:
         return False
-    from yili_kg.loaders.terms.tokens import tokenize
-
     tokens = tokenize(text, reader.lex)
     if len(tokens) < 2 or not tokens[1].text.startswith(rl.words["next"]):
         return False  # 酒脯醢俎從, 爵止: the thing itself goes or stops
@@ -281,8 +280,6 @@ def both_parties(reader, event, text, rl) -> bool:
     one acting on the other (賓酬主人), is done again by both parties of the last such act, the
     one who did it and the one it was done to (the host pledging, the 介 pledged), not by the
     one carried over alone; not with 皆 (皆如賓酬主人之禮: those pledged in turn)."""
-    from yili_kg.loaders.terms.tokens import tokenize
-
     model = event.get("like") or ""
     if event.kind != rl.word("like") or not model.endswith(rl.word("rite")):
         return False
@@ -715,18 +712,13 @@ def distinct_parties(event: Event, lexicon: Lexicon, ctx: Context, text: str) ->
         _offerers(event, ctx, text, lexicon)
 
 
-def _drop(event: Event, key: str) -> None:
-    del event.fields[key]
-    event.marks.pop(key, None)
-
-
 def _self_recipient(event: Event, lexicon: Lexicon, ctx: Context, to: tuple[str, ...]) -> None:
     if event.marks.get("to") == "?":
         rest = tuple(r for r in to if r not in event.agent)
         if rest:
             event.set("to", rest, "?")
         else:
-            _drop(event, "to")
+            event.unset("to")
         return
     if not event.marks.get("agent") and not lexicon.has(event.kind, "offering"):
         # 公答再拜公(卒觶): the subject named is the agent; the role after the act is the
@@ -749,7 +741,7 @@ def _self_recipient(event: Event, lexicon: Lexicon, ctx: Context, to: tuple[str,
     if earlier:
         event.set("agent", earlier, "^")
     else:
-        _drop(event, "agent")
+        event.unset("agent")
         event.fields["noagent"] = ("unstated",)
 
 
