@@ -140,7 +140,9 @@ def glosses_stage(inputs: dict) -> Graph:
         if kind != YL.Zhu:  # 鄭玄's notes only
             continue
         source = iris.commentary(layer.rite, note.segment, kind, note.ordinal)
-        for number, gloss in enumerate(glosses_of(note.text, lexicon), start=1):
+        span = layer.segment_spans.get(note.segment) if note.segment is not None else None
+        glossed = layer.raw[span[0] : span[1]] if span else ""
+        for number, gloss in enumerate(glosses_of(note.text, lexicon, glossed), start=1):
             node = URIRef(f"{source}/gloss/{number}")
             term = lexicon.iri[gloss.category][gloss.label]
             graph.add((node, RDF.type, YL.Definition))

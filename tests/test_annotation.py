@@ -6,6 +6,7 @@ import pytest
 
 from yili_kg.loaders.annotation.annotate import annotate_text
 from yili_kg.loaders.annotation.annotations import format_events
+from yili_kg.loaders.iris import term
 from yili_kg.loaders.terms.lexicon import default_lexicon
 
 # Facts of the whole book: these names mean the full build here (conftest), and the tests
@@ -100,6 +101,16 @@ def test_definition_of_zhuren_from_zheng_xuan(ask):
     rows = ask("""SELECT ?gloss ?note WHERE { role:zhuren yl:definition ?d . ?d yl:text ?gloss ;
                   yl:definedIn ?note . ?note a yl:Zhu }""").rows
     assert any("州長" in r["gloss"].value for r in rows)
+
+
+def test_the_unnamed_one_of_the_cup_raising_is_glossed_as_the_cup_raiser(ask):
+    # 一人洗，舉觶于賓〔注：一人，主人之吏〕: the gloss names the 舉觶者; 一人 alone is anyone
+    # unnamed (人: 一人執算以從之), who must not take the gloss as his definition
+    query = "SELECT ?gloss WHERE { ?role yl:definition ?d . ?d yl:text ?gloss }"
+    glosses = {r["gloss"].value for r in ask(query, role=term("role", "juzhizhe")).rows}
+    assert "主人之吏" in glosses
+    unnamed = {r["gloss"].value for r in ask(query, role=term("role", "ren")).rows}
+    assert "主人之吏" not in unnamed
 
 
 # ------------------------------------------------------------------------- the annotator

@@ -1011,6 +1011,9 @@ def one_of_group(r, tokens, i, rl):
             if group:
                 r.subjects.append(group)
         return 1
+    if token.text == rl.word("single"):
+        r.subjects.append(rl.word("raiser"))  # 一人舉觶 (注: 一人，主人之吏)
+        return 1
     return None
 
 

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from functools import cache
 from types import SimpleNamespace
 
-from yili_kg.loaders.annotation.rules import word_class
+from yili_kg.loaders.annotation.rules import rule_named, word_class
 from yili_kg.loaders.terms.lexicon import Lexicon, default_lexicon
 
 CATEGORIES = ("role", "object", "place", "action")
@@ -69,8 +69,9 @@ def _forms(lexicon: Lexicon) -> list[tuple[str, str, str]]:
     return sorted(out, key=lambda item: -len(item[0]))
 
 
-def glosses_of(text: str, lexicon: Lexicon | None = None) -> list[Gloss]:
-    """The glosses of one 注 (see the module docstring)."""
+def glosses_of(text: str, lexicon: Lexicon | None = None, glossed: str = "") -> list[Gloss]:
+    """The glosses of one 注 (see the module docstring); ``glossed`` is the 經 it explains,
+    which says who an unnamed one is (一人 of 一人舉觶: the 舉觶者, rule one-of-group)."""
     lexicon = lexicon or default_lexicon()
     forms = _forms(lexicon)
     words = _words()
@@ -94,7 +95,15 @@ def glosses_of(text: str, lexicon: Lexicon | None = None) -> list[Gloss]:
             and _fits(hit[1], gloss, forms)
         ):
             out.append(Gloss(hit[1], hit[2], hit[0], gloss))
-    return out
+    return [_named_by_context(g, glossed) for g in out]
+
+
+def _named_by_context(gloss: Gloss, glossed: str) -> Gloss:
+    """一人，主人之吏 on 一人洗，舉觶于賓 glosses the 舉觶者, not anyone unnamed (人)."""
+    one = rule_named("one-of-group")
+    if gloss.form == one.word("single") and one.word("raise") in glossed:
+        return Gloss(gloss.category, one.word("raiser"), gloss.form, gloss.gloss)
+    return gloss
 
 
 #: the longest gloss of each kind of term (鄭注 glosses acts in a word or two; people and
