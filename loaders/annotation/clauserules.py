@@ -1414,6 +1414,25 @@ def named_agent(r, subjects, rl) -> bool:
     return done
 
 
+@rule("not-yet-done")
+def not_yet_done(r, subjects, rl) -> bool:
+    """未旅; 獲而未釋獲: an act the text says has not yet been done (未 just before it), in a
+    clause that names no one, has no doer: not the one carried over, nor the doer of the act
+    before it in the clause, nor its usual doer (注: 但大言獲，未釋其算)."""
+    if subjects:
+        return False  # 衆賓未拾取矢: his act, not yet done
+    tokens = tokenize(r.text, r.lex)
+    pairs = zip(tokens, tokens[1:], strict=False)
+    yet = {n.of("action") for t, n in pairs if t.text == rl.word("yet")}
+    done = False
+    for event in r.events:
+        if event.get("neg") == "1" and event.kind in yet and event.agent:
+            event.unset("agent")
+            event.fields["noagent"] = ("unstated",)
+            done = True
+    return done
+
+
 @rule("seated-one")
 def seated_one(r, subjects, rl) -> bool:
     """卿席賓東: 席 with the person before it and no other is his mat laid, not a mat he lays:
