@@ -553,6 +553,27 @@ def kind_of_doer(reader, event, text, rl) -> bool:
     return _unstated(event)
 
 
+@rule("led-sits")
+def led_sits(reader, event, text, rl) -> bool:
+    """弟子相工，如初入；降自西階，…西面北上坐: sitting down (坐, the clause's last act) with no
+    one named, while the one carried over is leading musicians (相 to them, among the last
+    acts), is theirs: the musicians sit at their place; the guide stands and hands the 瑟 (坐授瑟
+    is his: an act after 坐)."""
+    if event.kind not in rl.words["sit"] or event is not reader.events[-1]:
+        return False
+    musician = reader.lex.label(YL.Musician)
+    for _, earlier in reversed(reader.ctx.history[-int(rl.word("within")) :]):
+        if earlier.agent != reader.ctx.agent:
+            return False  # another has acted since: not the guide's walk
+        led = earlier.fields.get("to", ())
+        if earlier.kind in rl.words["lead"] and led:
+            if all(musician in reader.lex.role_classes.get(x, ()) for x in led):
+                event.set("agent", led, "?")
+                return True
+            return False
+    return False
+
+
 @rule("pair-together")
 def pair_together(reader, event, text, rl) -> bool:
     """並行, 相揖, 拾取矢 after one archer of a pair: the two act together (or in turn), so
