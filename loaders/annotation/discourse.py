@@ -244,6 +244,22 @@ def ji_names_no_one(reader, event, text, rl) -> bool:
     return False
 
 
+@rule("sent-by-host")
+def sent_by_host(reader, event, text, rl) -> bool:
+    """使二人舉觶于賓介 with no one named who sends them: the ones sent are of the host's side
+    (yl:Principal: 注: 二人亦主人之吏), so the host sends them, not the officer carried over
+    (司正降復位，使二人舉觶: the 司正 has gone back to his place)."""
+    host = rl.word("host")
+    sent = event.fields.get("to", ())
+    side = reader.lex.label(YL.Principal)
+    if event.kind not in rl.words["send"] or not sent or host in sent:
+        return False
+    if not all(side in reader.lex.role_classes.get(x, ()) for x in sent):
+        return False
+    event.set("agent", (host,), "?")
+    return True
+
+
 @rule("finisher-of-act")
 def finisher_of_act(reader, event, text, rl) -> bool:
     """卒X without a subject (卒盥, 卒洗): by the agent of the last X (or a kind of X: 拾發 is a
