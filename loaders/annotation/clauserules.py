@@ -17,6 +17,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from yili_kg.loaders.annotation.annotations import Event, paragraph_of, sentence_of
+from yili_kg.loaders.annotation.discourse import shooters
 from yili_kg.loaders.annotation.rules import Rule, rule, rule_named, word_class, word_values
 from yili_kg.loaders.iris import YL
 from yili_kg.loaders.terms.tokens import Token, tokenize
@@ -1430,6 +1431,27 @@ def not_yet_done(r, subjects, rl) -> bool:
             event.unset("agent")
             event.fields["noagent"] = ("unstated",)
             done = True
+    return done
+
+
+@rule("shooting-to-music")
+def shooting_to_music(r, subjects, rl) -> bool:
+    """乃奏《騶虞》以射: the shooting the music is played for (以射) is the archers', not the
+    musician's who plays (大師): the archers of the round, the group (yl:hasMember) of the last
+    pair to act (三耦, not the 上耦 called first)."""
+    musician = r.lex.label(YL.Musician)
+    done = False
+    for event in r.events:
+        players = event.agent and all(
+            musician in r.lex.role_classes.get(a, ()) for a in event.agent
+        )
+        if event.kind in rl.words["shoot"] and players and not subjects:
+            archers = shooters(r, int(rule_named("carried-subject").word("pairs-within")))
+            group = [g for g, members in r.lex.members.items() if set(archers) <= set(members)]
+            archers = tuple(group[:1]) or archers  # the round's shooting: 三耦, not one pair
+            if archers:
+                event.set("agent", archers, "?")
+                done = True
     return done
 
 

@@ -668,19 +668,25 @@ def carried_subject(reader, event, text, rl) -> bool:
         and reader.officiants(agents)
         and not _demonstrating(reader, event, rl)
     ):
-        earlier = [
-            e.agent for _, e in reversed(ctx.history[-30:]) if e.agent and reader.archers(e.agent)
-        ]
-        pairs = [
-            e.agent
-            for _, e in reversed(ctx.history[-int(rl.word("pairs-within")) :])
-            if e.agent
-            and reader.archers(e.agent)
-            and all(reader.lex.has(r, "collective") for r in e.agent)
-        ]
-        agents = (pairs or earlier or [agents])[0]  # 乃射: the pair that went up, not its 上射
+        agents = shooters(reader, int(rl.word("pairs-within"))) or agents
     event.set("agent", agents, "^")
     return True
+
+
+def shooters(reader: ClauseReader, within: int) -> tuple[str, ...]:
+    """Those who shoot when the one carried over does not (an officiant who calls the shooting,
+    a musician who plays for it): the last archers to act as a group (乃射: the pair that went up,
+    not its 上射), else the last archers to act."""
+    history = reader.ctx.history
+    pairs = [
+        e.agent
+        for _, e in reversed(history[-within:])
+        if e.agent
+        and reader.archers(e.agent)
+        and all(reader.lex.has(r, "collective") for r in e.agent)
+    ]
+    earlier = [e.agent for _, e in reversed(history[-30:]) if e.agent and reader.archers(e.agent)]
+    return (pairs or earlier or [()])[0]
 
 
 def _demonstrating(reader: ClauseReader, event: Event, rl) -> bool:
