@@ -1455,6 +1455,22 @@ def shooting_to_music(r, subjects, rl) -> bool:
     return done
 
 
+@rule("doer-over-topic")
+def doer_over_topic(r, subjects, rl) -> bool:
+    """記：君，國中射，則皮樹中，以翿旌獲: a person named alone before (the topic: whose shooting
+    the sentence is about) is not the doer of an act only another role does (yl:doneBy: 獲 by the
+    獲者, who calls the hits), when this clause names no one itself."""
+    if r.subjects or not subjects:
+        return False  # 獲者坐而獲: the clause names its doer
+    done = False
+    for event in r.events:
+        doers = r.lex.doers.get(event.kind)
+        if doers and event.agent == subjects and not set(subjects) & set(doers):
+            event.set("agent", doers, "?")
+            done = True
+    return done
+
+
 @rule("seated-one")
 def seated_one(r, subjects, rl) -> bool:
     """卿席賓東: 席 with the person before it and no other is his mat laid, not a mat he lays:
