@@ -186,6 +186,23 @@ def once_done(r, tokens, i, rl):
     return 2
 
 
+@rule("shows-at")
+def shows_at(r, tokens, i, rl):
+    """大侯之崇，見鵠於參: 見 with a thing after it and 于 a place is the thing showing there (the
+    target's centre seen above the next target; the arrowhead over the grip), a description of
+    how things stand, no act of seeing or meeting: the clause has no event."""
+    nxt = _next(tokens, i)
+    if tokens[i].of("action") != rl.word("show") or nxt is None:
+        return None
+    if nxt.text in rl.words["yu"] or nxt.of("role") or nxt.of("action"):
+        return None  # 見於君, 贊見婦于舅姑: a person met
+    if not any(t.text in rl.words["yu"] for t in tokens[i + 2 :]):
+        return None  # 見馬首: seen, no place it shows at
+    r.stop = True
+    r.at.clear()  # 于弓外: where the thing shows, no place left for the next act
+    return len(tokens) - i
+
+
 @rule("skip-adverb")
 def skip_adverb(r, tokens, i, rl):
     token, nxt = tokens[i], _next(tokens, i)
