@@ -260,6 +260,26 @@ def sent_by_host(reader, event, text, rl) -> bool:
     return True
 
 
+@rule("laid-opposite")
+def laid_opposite(reader, event, text, rl) -> bool:
+    """釋獲者坐設中，南當楅，西當西序: 當 naming no one, right after one set a thing down in the
+    same sentence, is where the thing lies (opposite the 楅), a state: not the one who set it
+    walking to a place opposite (甸人陳鼎七，當門: the tripods face the gate)."""
+    if event.kind != rl.word("opposite") or not reader.ctx.history:
+        return False
+    cid, last = reader.ctx.history[-1]
+    if sentence_of(cid) != reader.ctx.sentence:
+        return False
+    laid = last.kind in rl.words["lays"] and bool(last.agent)
+    chained = last.kind == event.kind and last.fields.get("noagent") == ("state",)
+    if not (laid or chained):
+        return False
+    if last.fields.get("theme") and last.marks.get("theme") != "?":  # named, not implied
+        event.set("theme", last.fields["theme"], "^")
+    event.fields["noagent"] = ("state",)
+    return True
+
+
 @rule("finisher-of-act")
 def finisher_of_act(reader, event, text, rl) -> bool:
     """卒X without a subject (卒盥, 卒洗): by the agent of the last X (or a kind of X: 拾發 is a
