@@ -2439,6 +2439,25 @@ def stance_ahead(r, subjects, rl) -> bool:
     return True
 
 
+@rule("walks-by")
+def walks_by(r, subjects, rl) -> bool:
+    """司馬適堂西，袒執弓，由其位南: a clause that is only 由 and a place, after an act that is no
+    movement (a salute, taking up a bow), is the one carried over walking that way (行 via=), a
+    new step of his; after a movement or a bringing (三耦皆進，由司射之西; 宰胥薦脯醢，由左房) it
+    is the way that one went (rule place-of-last-act, + via=)."""
+    ctx = r.ctx
+    if subjects or r.topic or set(r.before) != {rl.word("via")} or r.face or r.upper:
+        return False
+    last = next((e for _, e in reversed(ctx.history) if not e.modifier), None)
+    if last is None or not ctx.agent or ctx.sentence.startswith(rl.words["part"]):
+        return False
+    if any(r.is_a(last.kind, r.lex.label(c)) for c in (YL.Movement, YL.SettingOut)):
+        return False
+    event = r.new_event(rl.word("act"))
+    event.set("agent", ctx.agent, "^")
+    return True
+
+
 @rule("place-of-last-act")
 def place_of_last_act(r, subjects, rl) -> bool:
     """主人降洗，洗南，西北面 / 遂獻左右正與内小臣，皆于阼階上，如獻庶子之禮: a clause that is
