@@ -280,6 +280,26 @@ def laid_opposite(reader, event, text, rl) -> bool:
     return True
 
 
+@rule("receives-handed")
+def receives_handed(reader, event, text, rl) -> bool:
+    """執爵者取觶，降洗，升實之，以授于席前。受觶: receiving (受) naming no one, just after the
+    one carried over handed a thing (授), is the one it was handed to: the 授's recipient, else
+    the last other person to act (若賓、主人、大夫不勝，則不執弓: those who lost), not the giver."""
+    if event.kind not in rl.words["receive"] or not reader.ctx.history:
+        return False
+    last = reader.ctx.history[-1][1]
+    if last.kind not in rl.words["give"] or last.agent != reader.ctx.agent:
+        return False
+    taker = last.fields.get("to", ())
+    if not taker:
+        window = reader.ctx.history[-int(rl.word("within")) :]
+        taker = next((e.agent for _, e in reversed(window) if e.agent and e.agent != last.agent), ())
+    if not taker:
+        return False
+    event.set("agent", taker, "^")
+    return True
+
+
 @rule("finisher-of-act")
 def finisher_of_act(reader, event, text, rl) -> bool:
     """卒X without a subject (卒盥, 卒洗): by the agent of the last X (or a kind of X: 拾發 is a
