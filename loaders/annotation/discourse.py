@@ -293,7 +293,8 @@ def receives_handed(reader, event, text, rl) -> bool:
     taker = last.fields.get("to", ())
     if not taker:
         window = reader.ctx.history[-int(rl.word("within")) :]
-        taker = next((e.agent for _, e in reversed(window) if e.agent and e.agent != last.agent), ())
+        others = (e.agent for _, e in reversed(window) if e.agent and e.agent != last.agent)
+        taker = next(others, ())
     if not taker:
         return False
     event.set("agent", taker, "^")
