@@ -186,6 +186,26 @@ def once_done(r, tokens, i, rl):
     return 2
 
 
+@rule("held-with")
+def held_with(r, tokens, i, rl):
+    """釋獲者遂以所執餘獲: 以所V X ending the clause ('with the X he Vs') names what the subject
+    holds as he goes on: the act V on X (執 theme=餘獲, the tallies left), by him; not 所V as a
+    place (立于所設中之西南) nor the 遂 an armlet."""
+    adverb = tokens[i].text in word_class("adverb") and not tokens[i].kinds.keys() - {"object"}
+    j = i + 1 if adverb else i
+    if (
+        len(tokens) < j + 4
+        or tokens[j].text != rl.word("yi")
+        or tokens[j + 1].text != rl.word("suo")
+    ):
+        return None
+    act, things = tokens[j + 2].of("action"), tokens[j + 3 :]
+    if not act or not all(t.of("object") and not t.of("action") for t in things):
+        return None
+    r.new_event(act).set("theme", tuple(t.of("object") for t in things))
+    return len(tokens) - i
+
+
 @rule("shows-at")
 def shows_at(r, tokens, i, rl):
     """大侯之崇，見鵠於參: 見 with a thing after it and 于 a place is the thing showing there (the
