@@ -2478,6 +2478,31 @@ def walks_by(r, subjects, rl) -> bool:
     return True
 
 
+@rule("row-if-facing")
+def row_if_facing(r, subjects, rl) -> bool:
+    """繼三耦而立，東上。…若有東面者，則北上: only an end of honour (X上) under a condition that
+    some face another way (若有Y面者) is the same row again for those: the last act (立, 席) once
+    more, facing Y, upper X, its doer or the one seated carried over, under the condition."""
+    ctx = r.ctx
+    if subjects or not r.upper or r.face or r.at or r.before or not ctx.condition:
+        return False
+    facing = [t.of("direction") for t in tokenize(ctx.condition, r.lex) if t.of("direction")]
+    if not facing or not ctx.condition.endswith(rl.word("facing")):
+        return False
+    last = next((e for _, e in reversed(ctx.history) if not e.modifier), None)
+    if last is None or last.kind not in rl.words["rows"]:
+        return False
+    event = r.new_event(last.kind)
+    event.set("face", facing[-1])
+    event.set("upper", r.upper)
+    for key in ("agent", "to"):
+        if last.fields.get(key):
+            event.set(key, last.fields[key], "^" if key == "agent" else "?")
+    if "noagent" in last.fields:
+        event.fields["noagent"] = last.fields["noagent"]
+    return True
+
+
 @rule("place-of-last-act")
 def place_of_last_act(r, subjects, rl) -> bool:
     """主人降洗，洗南，西北面 / 遂獻左右正與内小臣，皆于阼階上，如獻庶子之禮: a clause that is
