@@ -17,6 +17,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from yili_kg.loaders.annotation.annotations import Event, paragraph_of, sentence_of
+from yili_kg.loaders.annotation.discourse import shooters
 from yili_kg.loaders.annotation.rules import Rule, rule, rule_named, word_class, word_values
 from yili_kg.loaders.iris import YL
 from yili_kg.loaders.terms.tokens import Token, tokenize
@@ -183,6 +184,43 @@ def once_done(r, tokens, i, rl):
         return None
     r.stop = True
     return 2
+
+
+@rule("held-with")
+def held_with(r, tokens, i, rl):
+    """釋獲者遂以所執餘獲: 以所V X ending the clause ('with the X he Vs') names what the subject
+    holds as he goes on: the act V on X (執 theme=餘獲, the tallies left), by him; not 所V as a
+    place (立于所設中之西南) nor the 遂 an armlet."""
+    adverb = tokens[i].text in word_class("adverb") and not tokens[i].kinds.keys() - {"object"}
+    j = i + 1 if adverb else i
+    if (
+        len(tokens) < j + 4
+        or tokens[j].text != rl.word("yi")
+        or tokens[j + 1].text != rl.word("suo")
+    ):
+        return None
+    act, things = tokens[j + 2].of("action"), tokens[j + 3 :]
+    if not act or not all(t.of("object") and not t.of("action") for t in things):
+        return None
+    r.new_event(act).set("theme", tuple(t.of("object") for t in things))
+    return len(tokens) - i
+
+
+@rule("shows-at")
+def shows_at(r, tokens, i, rl):
+    """大侯之崇，見鵠於參: 見 with a thing after it and 于 a place is the thing showing there (the
+    target's centre seen above the next target; the arrowhead over the grip), a description of
+    how things stand, no act of seeing or meeting: the clause has no event."""
+    nxt = _next(tokens, i)
+    if tokens[i].of("action") != rl.word("show") or nxt is None:
+        return None
+    if nxt.text in rl.words["yu"] or nxt.of("role") or nxt.of("action"):
+        return None  # 見於君, 贊見婦于舅姑: a person met
+    if not any(t.text in rl.words["yu"] for t in tokens[i + 2 :]):
+        return None  # 見馬首: seen, no place it shows at
+    r.stop = True
+    r.at.clear()  # 于弓外: where the thing shows, no place left for the next act
+    return len(tokens) - i
 
 
 @rule("skip-adverb")
@@ -1417,6 +1455,62 @@ def named_agent(r, subjects, rl) -> bool:
     return done
 
 
+@rule("not-yet-done")
+def not_yet_done(r, subjects, rl) -> bool:
+    """未旅; 獲而未釋獲: an act the text says has not yet been done (未 just before it), in a
+    clause that names no one, has no doer: not the one carried over, nor the doer of the act
+    before it in the clause, nor its usual doer (注: 但大言獲，未釋其算)."""
+    if subjects:
+        return False  # 衆賓未拾取矢: his act, not yet done
+    tokens = tokenize(r.text, r.lex)
+    pairs = zip(tokens, tokens[1:], strict=False)
+    yet = {n.of("action") for t, n in pairs if t.text == rl.word("yet")}
+    done = False
+    for event in r.events:
+        if event.get("neg") == "1" and event.kind in yet and event.agent:
+            event.unset("agent")
+            event.fields["noagent"] = ("unstated",)
+            done = True
+    return done
+
+
+@rule("shooting-to-music")
+def shooting_to_music(r, subjects, rl) -> bool:
+    """乃奏《騶虞》以射: the shooting the music is played for (以射) is the archers', not the
+    musician's who plays (大師): the archers of the round, the group (yl:hasMember) of the last
+    pair to act (三耦, not the 上耦 called first)."""
+    musician = r.lex.label(YL.Musician)
+    done = False
+    for event in r.events:
+        players = event.agent and all(
+            musician in r.lex.role_classes.get(a, ()) for a in event.agent
+        )
+        if event.kind in rl.words["shoot"] and players and not subjects:
+            archers = shooters(r, int(rule_named("carried-subject").word("pairs-within")))
+            group = [g for g, members in r.lex.members.items() if set(archers) <= set(members)]
+            archers = tuple(group[:1]) or archers  # the round's shooting: 三耦, not one pair
+            if archers:
+                event.set("agent", archers, "?")
+                done = True
+    return done
+
+
+@rule("doer-over-topic")
+def doer_over_topic(r, subjects, rl) -> bool:
+    """記：君，國中射，則皮樹中，以翿旌獲: a person named alone before (the topic: whose shooting
+    the sentence is about) is not the doer of an act only another role does (yl:doneBy: 獲 by the
+    獲者, who calls the hits), when this clause names no one itself."""
+    if r.subjects or not subjects:
+        return False  # 獲者坐而獲: the clause names its doer
+    done = False
+    for event in r.events:
+        doers = r.lex.doers.get(event.kind)
+        if doers and event.agent == subjects and not set(subjects) & set(doers):
+            event.set("agent", doers, "?")
+            done = True
+    return done
+
+
 @rule("seated-one")
 def seated_one(r, subjects, rl) -> bool:
     """卿席賓東: 席 with the person before it and no other is his mat laid, not a mat he lays:
@@ -2365,6 +2459,50 @@ def stance_ahead(r, subjects, rl) -> bool:
     ctx.pending = ((), tuple(r.at))
     ctx.pending_at = ctx.clauses
     ctx.pending_face = r.face
+    return True
+
+
+@rule("walks-by")
+def walks_by(r, subjects, rl) -> bool:
+    """司馬適堂西，袒執弓，由其位南: a clause that is only 由 and a place, after an act that is no
+    movement (a salute, taking up a bow), is the one carried over walking that way (行 via=), a
+    new step of his; after a movement or a bringing (三耦皆進，由司射之西; 宰胥薦脯醢，由左房) it
+    is the way that one went (rule place-of-last-act, + via=)."""
+    ctx = r.ctx
+    if subjects or r.topic or set(r.before) != {rl.word("via")} or r.face or r.upper:
+        return False
+    last = next((e for _, e in reversed(ctx.history) if not e.modifier), None)
+    if last is None or not ctx.agent or ctx.sentence.startswith(rl.words["part"]):
+        return False
+    if any(r.is_a(last.kind, r.lex.label(c)) for c in (YL.Movement, YL.SettingOut)):
+        return False
+    event = r.new_event(rl.word("act"))
+    event.set("agent", ctx.agent, "^")
+    return True
+
+
+@rule("row-if-facing")
+def row_if_facing(r, subjects, rl) -> bool:
+    """繼三耦而立，東上。…若有東面者，則北上: only an end of honour (X上) under a condition that
+    some face another way (若有Y面者) is the same row again for those: the last act (立, 席) once
+    more, facing Y, upper X, its doer or the one seated carried over, under the condition."""
+    ctx = r.ctx
+    if subjects or not r.upper or r.face or r.at or r.before or not ctx.condition:
+        return False
+    facing = [t.of("direction") for t in tokenize(ctx.condition, r.lex) if t.of("direction")]
+    if not facing or not ctx.condition.endswith(rl.word("facing")):
+        return False
+    last = next((e for _, e in reversed(ctx.history) if not e.modifier), None)
+    if last is None or last.kind not in rl.words["rows"]:
+        return False
+    event = r.new_event(last.kind)
+    event.set("face", facing[-1])
+    event.set("upper", r.upper)
+    for key in ("agent", "to"):
+        if last.fields.get(key):
+            event.set(key, last.fields[key], "^" if key == "agent" else "?")
+    if "noagent" in last.fields:
+        event.fields["noagent"] = last.fields["noagent"]
     return True
 
 

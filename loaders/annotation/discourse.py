@@ -244,6 +244,63 @@ def ji_names_no_one(reader, event, text, rl) -> bool:
     return False
 
 
+@rule("sent-by-host")
+def sent_by_host(reader, event, text, rl) -> bool:
+    """使二人舉觶于賓介 with no one named who sends them: the ones sent are of the host's side
+    (yl:Principal: 注: 二人亦主人之吏), so the host sends them, not the officer carried over
+    (司正降復位，使二人舉觶: the 司正 has gone back to his place)."""
+    host = rl.word("host")
+    sent = event.fields.get("to", ())
+    side = reader.lex.label(YL.Principal)
+    if event.kind not in rl.words["send"] or not sent or host in sent:
+        return False
+    if not all(side in reader.lex.role_classes.get(x, ()) for x in sent):
+        return False
+    event.set("agent", (host,), "?")
+    return True
+
+
+@rule("laid-opposite")
+def laid_opposite(reader, event, text, rl) -> bool:
+    """釋獲者坐設中，南當楅，西當西序: 當 naming no one, right after one set a thing down in the
+    same sentence, is where the thing lies (opposite the 楅), a state: not the one who set it
+    walking to a place opposite (甸人陳鼎七，當門: the tripods face the gate)."""
+    if event.kind != rl.word("opposite") or not reader.ctx.history:
+        return False
+    cid, last = reader.ctx.history[-1]
+    if sentence_of(cid) != reader.ctx.sentence:
+        return False
+    laid = last.kind in rl.words["lays"] and bool(last.agent)
+    chained = last.kind == event.kind and last.fields.get("noagent") == ("state",)
+    if not (laid or chained):
+        return False
+    if last.fields.get("theme") and last.marks.get("theme") != "?":  # named, not implied
+        event.set("theme", last.fields["theme"], "^")
+    event.fields["noagent"] = ("state",)
+    return True
+
+
+@rule("receives-handed")
+def receives_handed(reader, event, text, rl) -> bool:
+    """執爵者取觶，降洗，升實之，以授于席前。受觶: receiving (受) naming no one, just after the
+    one carried over handed a thing (授), is the one it was handed to: the 授's recipient, else
+    the last other person to act (若賓、主人、大夫不勝，則不執弓: those who lost), not the giver."""
+    if event.kind not in rl.words["receive"] or not reader.ctx.history:
+        return False
+    last = reader.ctx.history[-1][1]
+    if last.kind not in rl.words["give"] or last.agent != reader.ctx.agent:
+        return False
+    taker = last.fields.get("to", ())
+    if not taker:
+        window = reader.ctx.history[-int(rl.word("within")) :]
+        others = (e.agent for _, e in reversed(window) if e.agent and e.agent != last.agent)
+        taker = next(others, ())
+    if not taker:
+        return False
+    event.set("agent", taker, "^")
+    return True
+
+
 @rule("finisher-of-act")
 def finisher_of_act(reader, event, text, rl) -> bool:
     """卒X without a subject (卒盥, 卒洗): by the agent of the last X (or a kind of X: 拾發 is a
@@ -553,6 +610,27 @@ def kind_of_doer(reader, event, text, rl) -> bool:
     return _unstated(event)
 
 
+@rule("led-sits")
+def led_sits(reader, event, text, rl) -> bool:
+    """弟子相工，如初入；降自西階，…西面北上坐: sitting down (坐, the clause's last act) with no
+    one named, while the one carried over is leading musicians (相 to them, among the last
+    acts), is theirs: the musicians sit at their place; the guide stands and hands the 瑟 (坐授瑟
+    is his: an act after 坐)."""
+    if event.kind not in rl.words["sit"] or event is not reader.events[-1]:
+        return False
+    musician = reader.lex.label(YL.Musician)
+    for _, earlier in reversed(reader.ctx.history[-int(rl.word("within")) :]):
+        if earlier.agent != reader.ctx.agent:
+            return False  # another has acted since: not the guide's walk
+        led = earlier.fields.get("to", ())
+        if earlier.kind in rl.words["lead"] and led:
+            if all(musician in reader.lex.role_classes.get(x, ()) for x in led):
+                event.set("agent", led, "?")
+                return True
+            return False
+    return False
+
+
 @rule("pair-together")
 def pair_together(reader, event, text, rl) -> bool:
     """並行, 相揖, 拾取矢 after one archer of a pair: the two act together (or in turn), so
@@ -631,19 +709,25 @@ def carried_subject(reader, event, text, rl) -> bool:
         and reader.officiants(agents)
         and not _demonstrating(reader, event, rl)
     ):
-        earlier = [
-            e.agent for _, e in reversed(ctx.history[-30:]) if e.agent and reader.archers(e.agent)
-        ]
-        pairs = [
-            e.agent
-            for _, e in reversed(ctx.history[-int(rl.word("pairs-within")) :])
-            if e.agent
-            and reader.archers(e.agent)
-            and all(reader.lex.has(r, "collective") for r in e.agent)
-        ]
-        agents = (pairs or earlier or [agents])[0]  # 乃射: the pair that went up, not its 上射
+        agents = shooters(reader, int(rl.word("pairs-within"))) or agents
     event.set("agent", agents, "^")
     return True
+
+
+def shooters(reader: ClauseReader, within: int) -> tuple[str, ...]:
+    """Those who shoot when the one carried over does not (an officiant who calls the shooting,
+    a musician who plays for it): the last archers to act as a group (乃射: the pair that went up,
+    not its 上射), else the last archers to act."""
+    history = reader.ctx.history
+    pairs = [
+        e.agent
+        for _, e in reversed(history[-within:])
+        if e.agent
+        and reader.archers(e.agent)
+        and all(reader.lex.has(r, "collective") for r in e.agent)
+    ]
+    earlier = [e.agent for _, e in reversed(history[-30:]) if e.agent and reader.archers(e.agent)]
+    return (pairs or earlier or [()])[0]
 
 
 def _demonstrating(reader: ClauseReader, event: Event, rl) -> bool:

@@ -62,6 +62,7 @@ class Lexicon:
     doer_kinds: dict[str, tuple[str, ...]] = field(default_factory=dict)  # act → yl:doneByKind
     pairs: frozenset[frozenset[str]] = frozenset()  # the two archers of each yl:Pair
     counterparts: dict[str, tuple[str, ...]] = field(default_factory=dict)  # yl:counterpart
+    members: dict[str, tuple[str, ...]] = field(default_factory=dict)  # group → yl:hasMember
 
     def label(self, node: URIRef) -> str:
         """The zh-Hant ``rdfs:label`` of a class of the ontology, the word the lexicon knows it
@@ -127,6 +128,7 @@ def build_lexicon(graph: Graph) -> Lexicon:
         doer_kinds,
         _pairs(graph, iri),
         _links(graph, iri, YL.counterpart, "role", "role"),
+        _links(graph, iri, YL.hasMember, "role", "role"),
     )
 
 
