@@ -2017,7 +2017,9 @@ def implied_recipient(r, subjects, rl) -> bool:
     for event in r.events:
         if not r.lex.has(event.kind, "impliedRecipient") or "to" in event.fields:
             continue
-        if not event.agent or _mutual(r, event) or _salute_on_the_way(r, event, rl):
+        if not event.agent or _salute_on_the_way(r, event, rl):
+            continue
+        if _mutual(r, event) and not _paired(r, event):
             continue
         if event.kind in rl.words["push"] and "theme" in event.fields:
             continue  # 揖弓: a push of the bow toward the target (注: 揖，推之), no one saluted
@@ -2026,6 +2028,16 @@ def implied_recipient(r, subjects, rl) -> bool:
             event.set("to", other, "?")
             done = True
     return done
+
+
+def _paired(r: ClauseReader, event: Event) -> bool:
+    """不勝者…揖: a group named alone whose role has a counterpart (yl:counterpart: the losers,
+    the winners) salutes that counterpart, not one another."""
+    return (
+        len(event.agent) == 1
+        and "with" not in event.fields
+        and event.agent[0] in r.lex.counterparts
+    )
 
 
 def _counterpart(r: ClauseReader, event: Event, other: tuple[str, ...]) -> tuple[str, ...]:
