@@ -825,18 +825,33 @@ def owners_thing(r, tokens, i, rl):
 @rule("asked-for")
 def asked_for(r, tokens, i, rl):
     """小臣請媵爵者, 請執冪者與羞膳者: after a request, a role named for what it does (X者) is
-    the men asked for, not the one asked (the 公, who answers: rule request-answered)."""
+    the men asked for, not the one asked (the 公, who answers: rule request-answered). In a rite
+    with a ruler, a role ending the request of one of his subjects (擯者請賓: whom to make 賓) is
+    what is asked about: the request goes to the 公 (rule to-the-ruler), who answers."""
     role = tokens[i].of("role")
     if not (role and r.events and r.events[-1].kind in rl.words["acts"]):
         return None
-    if not _asked(tokens[i], rl) or "to" in r.events[-1].fields:
+    if "to" in r.events[-1].fields:
         return None
+    if not _asked(tokens[i], rl):
+        return 1 if _asked_of_ruler(r, tokens, i, rl) else None
     j = i + 1
     while _has(_next(tokens, j - 1), rl.words["and"]) and _asked(_next(tokens, j), rl):
         j += 2  # 執冪者與羞膳者
     asked = tuple(t.of("role") for t in tokens[i:j:2])
     r.ctx.asked = (r.events[-1], asked)  # they act next (discourse rule asked-ones-act)
     return j - i
+
+
+def _asked_of_ruler(r, tokens, i, rl: Rule) -> bool:
+    """擯者請賓, 射人請賓: a role right after a subject's request, ending the clause, in a rite
+    whose ruler has acted or been addressed."""
+    rulers = set(rl.words["rulers"])
+    if _next(tokens, i) is not None or "action" not in tokens[i - 1].kinds:
+        return False
+    if tokens[i].of("role") in rulers or rulers & set(r.events[-1].agent):
+        return False
+    return any(rulers & {*e.agent, *e.fields.get("to", ())} for _, e in r.ctx.history)
 
 
 def _asked(token, rl: Rule) -> bool:
