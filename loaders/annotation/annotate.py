@@ -563,7 +563,7 @@ def is_condition(text: str) -> bool:
     """A clause that only states a condition (若矢不備; 大夫若有遵者)."""
     plain = re.sub(r"「.*?」", "", text)  # 「…」: the edition's quotation marks, what is said
     if_, then = rule_named("if").word("if"), one_word("condition-then")  # 若, 則
-    return if_ in plain and then not in plain and not plain.startswith(word_class("not-condition"))
+    return if_ in plain and then not in plain
 
 
 def quote_unmarked(text: str, lexicon: Lexicon | None = None) -> str:
