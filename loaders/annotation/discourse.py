@@ -900,9 +900,14 @@ def like_before(pid, events, lexicon, ctx, rl) -> bool:
 @rule("goes-up-with")
 def goes_up_with(pid, events, lexicon, ctx, rl) -> bool:
     """主人…揖讓升。賓厭介升: the salute and yielding before going up were to the one named
-    going up in the clause after (the 賓), not to the last one offered to (the 衆賓)."""
+    going up in the clause after (the 賓), not to the last one offered to (the 衆賓); 主人揖讓。
+    以賓升: those made just before going up leading one (以X升) are to him."""
+    if not ctx.history:
+        return False
+    if _leads_up(events, ctx, rl):
+        return True
     named = _named(events)
-    if not named or not any(e.kind in rl.words["up"] for e in events) or not ctx.history:
+    if not named or not any(e.kind in rl.words["up"] for e in events):
         return False
     climber = named[0].agent
     if len(climber) != 1:
@@ -916,6 +921,22 @@ def goes_up_with(pid, events, lexicon, ctx, rl) -> bool:
         if event.kind in rl.words["salute"] and implied and event.agent:
             if not set(climber) & set(event.agent) and len(event.agent) == 1:
                 event.set("to", climber, "?")
+                found = True
+    return found
+
+
+def _leads_up(events: list[Event], ctx: Context, rl: Rule) -> bool:
+    """主人揖讓。以賓升 (以大夫升): the salute and yielding naming no one, in the clause just
+    before one goes up leading another, are to that one (注: 將升賓)."""
+    up = next((e for e in events if e.kind in rl.words["up"] and e.fields.get("with")), None)
+    if up is None or not up.agent or len(up.fields["with"]) != 1:
+        return False
+    led = up.fields["with"]
+    found = False
+    for event in (e for p, e in ctx.history if p == ctx.history[-1][0]):
+        if event.kind in rl.words["salute"] and event.marks.get("to") == "?":
+            if event.agent == up.agent and event.fields.get("to") != led:
+                event.set("to", led, "?")
                 found = True
     return found
 
