@@ -925,6 +925,26 @@ def goes_up_with(pid, events, lexicon, ctx, rl) -> bool:
     return found
 
 
+@rule("handed-to-receiver")
+def handed_to_receiver(pid, events, lexicon, ctx, rl) -> bool:
+    """升實觶以授。賓諸公卿大夫受觶于席 (宰授几。主人受): a handing over naming no one, in the
+    clause just before, was to the one the text names receiving it there, implied (to=X?)."""
+    taker = next((e for e in _named(events) if e.kind in rl.words["receive"]), None)
+    if taker is None or not ctx.history or _denied(taker):
+        return False
+    found = False
+    for event in (e for p, e in ctx.history if p == ctx.history[-1][0]):
+        if event.kind in rl.words["give"] and "to" not in event.fields and event.agent:
+            if not set(event.agent) & set(taker.agent) and not _denied(event):
+                event.set("to", taker.agent, "?")
+                found = True
+    return found
+
+
+def _denied(event: Event) -> bool:
+    return event.get("neg") == "1"
+
+
 def _leads_up(events: list[Event], ctx: Context, rl: Rule) -> bool:
     """主人揖讓。以賓升 (以大夫升): the salute and yielding naming no one, in the clause just
     before one goes up leading another, are to that one (注: 將升賓)."""
