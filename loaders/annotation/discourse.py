@@ -894,7 +894,44 @@ def like_before(pid, events, lexicon, ctx, rl) -> bool:
                 event.set("to", earlier.fields["to"], "?")
                 found = True
                 break
+    return _like_next(events, lexicon, ctx, rl) or found
+
+
+def _like_next(events: list[Event], lexicon: Lexicon, ctx: Context, rl: Rule) -> bool:
+    """命拾取矢。如初; 司射命設豐實觶。如初: a command naming no one, followed by a clause that
+    is only 如初, was made to those the same command was made to before: the last earlier one
+    with a recipient whose clause ends with the words commanded, or with their beginning (設豐)."""
+    if not ctx.history or len(events) != 1 or events[0].kind != rl.word("like"):
+        return False
+    if events[0].get("like") != rl.word("first"):
+        return False
+    last_pid = ctx.history[-1][0]
+    if sentence_of(last_pid) != ctx.sentence:
+        return False
+    found = False
+    for event in (e for p, e in ctx.history if p == last_pid):
+        if "to" in event.fields or event.kind not in lexicon.frames["command"]:
+            continue
+        said = ctx.texts.get(last_pid, "")
+        content = said[said.find(event.kind) + len(event.kind) :]
+        if len(content) < 2:
+            continue
+        for earlier_pid, earlier in reversed(ctx.history[:-1]):
+            text = ctx.texts.get(earlier_pid, "")
+            same = earlier.kind == event.kind and "to" in earlier.fields
+            if same and _ends_with(text, content, event.kind):
+                event.set("to", earlier.fields["to"], "?")
+                found = True
+                break
     return found
+
+
+def _ends_with(text: str, content: str, verb: str) -> bool:
+    """遂命三耦各與其耦拾取矢 ends with 拾取矢; 司射命設豐 with 設豐 (all it commands), the start of
+    設豐實觶."""
+    return text.endswith(content) or any(
+        text.endswith(verb + content[:n]) for n in range(2, len(content))
+    )
 
 
 @rule("goes-up-with")
