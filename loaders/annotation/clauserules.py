@@ -2509,4 +2509,7 @@ def verbless_stance(r, subjects, rl) -> bool:
         return False
     event = r.new_event(rl.word("act"))
     event.set("agent", subjects)
+    last = ctx.history[-1][1] if ctx.history else None
+    if last is not None and last.agent and set(subjects) <= set(last.fields.get("to", ())):
+        event.fields["_aside"] = ("1",)  # 南鄉爾卿。卿西面北上: those bowed to take their places
     return True
