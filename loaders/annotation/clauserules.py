@@ -603,6 +603,24 @@ def thereupon(r, tokens, i, rl):
     return None
 
 
+@rule("offered-too")
+def offered_too(r, tokens, i, rl):
+    """遂獻左右正與内小臣 (燕禮, 大射儀): 與 and a person after an offering are one more of those
+    offered to (注: 獻三官於阼階), not one offering with the host."""
+    if not (_bare_preposition(tokens, i) and tokens[i].text in rl.words["and"]):
+        return None
+    if not r.events or not r.lex.has(r.events[-1].kind, "offering"):
+        return None
+    k = 1
+    while (nxt := _next(tokens, i, k)) is not None and not nxt.kinds and k < 3:
+        k += 1  # 内小臣: a word the lexicon lacks before the person (the inner 小臣, 注: 奄人)
+    if nxt is None or not nxt.of("role"):
+        return None
+    event = r.events[-1]
+    event.set("to", (*event.fields.get("to", ()), nxt.of("role")))
+    return k + 1
+
+
 @rule("preposition")
 def preposition(r, tokens, i, rl):
     if _bare_preposition(tokens, i):
