@@ -274,6 +274,23 @@ def assisting(r, tokens, i, rl):
     return None
 
 
+@rule("help-commanded")
+def help_commanded(r, tokens, i, rl):
+    """命弟子贊工, 樂正命弟子贊工即位: after a command to someone, 贊 and a person is what he is
+    commanded, to help that one (注: 贊，佐也): the person helped is not commanded, and the clause
+    stops there."""
+    nxt = _next(tokens, i)
+    if tokens[i].text not in rl.words["assist"] or tokens[i].kinds or nxt is None:
+        return None
+    last = r.events[-1] if r.events else None
+    if last is None or last.kind not in r.lex.frames["command"] or "to" not in last.fields:
+        return None
+    if not nxt.of("role"):
+        return None
+    r.content_done = r.stop = True
+    return len(tokens) - i
+
+
 @rule("no-role")
 def no_role(r, tokens, i, rl):
     return _denied_thing(r, tokens, i, rl, "role", "to")
