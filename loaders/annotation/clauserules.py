@@ -1561,6 +1561,26 @@ def _helped(r, event: Event, rl: Rule) -> tuple[str, ...]:
     return ()
 
 
+@rule("handed-to-ruler")
+def handed_to_ruler(r, subjects, rl) -> bool:
+    """記 君…袒朱襦以射。小臣以巾執矢以授: a handing over naming no one, when the last other
+    person to act was the ruler, is to him (注: 君尊不搢矢，不挾矢，授之稍屬)."""
+    done = False
+    for event in r.events:
+        if event.kind not in rl.words["give"] or "to" in event.fields or not event.agent:
+            continue
+        if set(event.agent) & set(rl.words["rulers"]):
+            continue
+        last: tuple[str, ...] = next(
+            (e.agent for _, e in reversed(r.ctx.history) if e.agent and e.agent != event.agent),
+            (),
+        )
+        if len(last) == 1 and set(last) <= set(rl.words["rulers"]):
+            event.set("to", last, "?")
+            done = True
+    return done
+
+
 @rule("likewise-to")
 def likewise_to(r, subjects, rl) -> bool:
     """主人戒賓…介亦如之: a person of the party a passage just before was done to, doing nothing
