@@ -962,6 +962,30 @@ def goes_up_with(pid, events, lexicon, ctx, rl) -> bool:
     return found
 
 
+@rule("answered-bow")
+def answered_bow(pid, events, lexicon, ctx, rl) -> bool:
+    """主人阼階上再拜。賓西階上答再拜 (記 賓拜酒，主人答拜): a bow naming no one, in the clause
+    just before one named answers it (答拜, or does not: 賓不答拜), was made to that one."""
+    answer = next((e for e in _named(events) if lexicon.is_a(e.kind, rl.word("answer"))), None)
+    if answer is None or not ctx.history:
+        return False
+    last = ctx.history[-1][0]
+    if paragraph_of(last) != paragraph_of(pid):
+        return False
+    found = False
+    for event in (e for p, e in ctx.history if p == last):
+        implied = "to" not in event.fields or event.marks.get("to") == "?"
+        bow = lexicon.is_a(event.kind, rl.word("bow")) and not lexicon.is_a(
+            event.kind, rl.word("answer")
+        )
+        if not (bow and implied and event.agent) or set(event.agent) & set(answer.agent):
+            continue
+        if event.fields.get("to") != answer.agent:
+            event.set("to", answer.agent, "?")
+            found = True
+    return found
+
+
 @rule("handed-to-receiver")
 def handed_to_receiver(pid, events, lexicon, ctx, rl) -> bool:
     """升實觶以授。賓諸公卿大夫受觶于席 (宰授几。主人受): a handing over naming no one, in the
