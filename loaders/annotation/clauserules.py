@@ -1925,7 +1925,7 @@ def bow_to_offerer(r, subjects, rl) -> bool:
             continue
         if not (r.is_a(event.kind, rl.word("bow")) or event.kind in rl.words["praise"]):
             continue
-        receives = event.kind in rl.words["receive"]
+        receives = event.kind in rl.words["receive"] or _receives_next(r, rl)
         if not receives and not _drained(r, event.agent, rl):
             continue
         offerer = _addressed_by(r, event.agent, rl) if receives else _offerer_of(r, event.agent)
@@ -1933,6 +1933,13 @@ def bow_to_offerer(r, subjects, rl) -> bool:
             event.set("to", offerer, "?")
             done = True
     return done
+
+
+def _receives_next(r: ClauseReader, rl: Rule) -> bool:
+    """衆賓皆不拜，受爵: a bow (made or not) just before the bower receives the cup, the next
+    clause of its sentence, is the bow on receiving it (注: 自第四以下又不拜受爵)."""
+    rest = r.ctx.rest_of_sentence
+    return bool(rest) and rest[0].startswith(rl.word("takes"))
 
 
 def _drained(r: ClauseReader, agent: tuple[str, ...], rl: Rule) -> bool:
