@@ -2229,7 +2229,9 @@ def laid_there(r, subjects, rl) -> bool:
 def served_persons(r, subjects, rl) -> bool:
     """祝史小臣師亦就其位而薦之; 司正，既舉觶而薦諸其位: the dishes set out for them (之, 諸)
     are for the persons the clause names, not set out by them: 薦 to=them, no one named who
-    sets them out, nor who goes to their places (就其位: the server's)."""
+    sets them out, nor who goes to their places (就其位: the server's); with no one named, the
+    persons the clause before in the sentence named (記 司正既舉觶，而薦諸其位)."""
+    subjects = subjects or _named_before_in_sentence(r)
     if not subjects:
         return False
     text = next(reversed(r.ctx.texts.values()), "")
@@ -2248,6 +2250,17 @@ def served_persons(r, subjects, rl) -> bool:
                 _served_by_no_one(earlier)
         done = True
     return done
+
+
+def _named_before_in_sentence(r: ClauseReader) -> tuple[str, ...]:
+    """The subject the clause just before named (not carried), when it is of this sentence and
+    did its act to no one (司正既舉觶; not 主人…辯獻大夫, who serves the 大夫)."""
+    if not r.ctx.history:
+        return ()
+    pid, last = r.ctx.history[-1]
+    if sentence_of(pid) != r.ctx.sentence or not last.agent or last.marks.get("agent"):
+        return ()
+    return () if "to" in last.fields else last.agent
 
 
 def _served_by_no_one(event: Event) -> None:
