@@ -910,14 +910,17 @@ def _like_next(events: list[Event], lexicon: Lexicon, ctx: Context, rl: Rule) ->
         return False
     found = False
     for event in (e for p, e in ctx.history if p == last_pid):
-        if "to" in event.fields or event.kind not in lexicon.frames["command"]:
+        named = "to" in event.fields and event.marks.get("to") != "?"
+        if named or event.kind not in lexicon.frames["contentFollows"]:
             continue
         said = ctx.texts.get(last_pid, "")
         content = said[said.find(event.kind) + len(event.kind) :]
         if len(content) < 2:
             continue
         for earlier_pid, earlier in reversed(ctx.history[:-1]):
-            text = ctx.texts.get(earlier_pid, "")
+            text = re.sub(
+                r"[「」。！：]", "", ctx.texts.get(earlier_pid, "")
+            )  # the marks of what is said
             same = earlier.kind == event.kind and "to" in earlier.fields
             if same and _ends_with(text, content, event.kind):
                 event.set("to", earlier.fields["to"], "?")
