@@ -125,6 +125,17 @@ def test_description_a_clause_beginning_with_it_has_no_act():
     assert (record.events, record.reason) == ([], "description")
 
 
+def test_a_clause_saying_who_does_an_act_is_a_description():
+    """annotate.py: X者 (said-who) before a clause that is only a person and 也 (said-who-end)
+    says who does X (記 羞卿者，小膳宰也, 注: 膳宰之佐也): no act of the X者."""
+    from yili_kg.loaders.annotation.annotate import _annotate, example_clauses
+
+    assert (one_word("said-who"), one_word("said-who-end")) == ("者", "也")
+    clauses, notes = example_clauses("記：羞膳者與執冪者，皆士也。羞卿者，小膳宰也")
+    read = {r.text: (r.events, r.reason) for r, _ in _annotate(clauses, default_lexicon(), notes)}
+    assert read["羞卿者"] == ([], "description")
+
+
 def test_condition_words_the_clause_stating_it_and_the_clauses_it_governs():
     """annotate.py: a clause with 若 (the rule if's word) and no 則 (condition-then) only states
     a condition, and so does one followed by 則Y; 其X，則… (condition-topic) is about X; 若飲君
