@@ -150,6 +150,23 @@ def test_a_clause_opening_with_xiang_yi_is_a_mutual_salute_not_the_usher():
     assert not read[3].startswith("相 ")  # 擯辭: the usher 擯 declines, no act of 相
 
 
+def test_a_bow_just_before_receiving_the_cup_is_to_the_one_who_gives_it():
+    # rule bow-to-offerer: 衆賓皆不拜，受爵 (鄉射禮; 注: 自第四以下又不拜受爵): the bow not made
+    # is the bow on receiving from the host, not to the 衆賓之長 who handed him back his cup
+    from yili_kg.loaders.annotation.annotate import _annotate, example_clauses
+
+    clauses, notes = example_clauses(
+        "主人西階上獻衆賓。衆賓之長升拜受者三人，主人拜送。坐祭，立飲，不拜既爵，授主人爵，"
+        "降復位。衆賓皆不拜，受爵，坐祭，立飲"
+    )
+    read = {
+        r.text: (format_events(r.events), rules)
+        for r, rules in _annotate(clauses, default_lexicon(), notes)
+    }
+    events, rules = read["衆賓皆不拜"]
+    assert events == "拜 agent=衆賓 to=主人? neg=1" and "bow-to-offerer" in rules
+
+
 # ------------------------------------------------------------------------- rules as data
 
 

@@ -125,22 +125,33 @@ def test_description_a_clause_beginning_with_it_has_no_act():
     assert (record.events, record.reason) == ([], "description")
 
 
+def test_a_clause_saying_who_does_an_act_is_a_description():
+    """annotate.py: X者 (said-who) before a clause that is only a person and 也 (said-who-end)
+    says who does X (記 羞卿者，小膳宰也, 注: 膳宰之佐也): no act of the X者."""
+    from yili_kg.loaders.annotation.annotate import _annotate, example_clauses
+
+    assert (one_word("said-who"), one_word("said-who-end")) == ("者", "也")
+    clauses, notes = example_clauses("記：羞膳者與執冪者，皆士也。羞卿者，小膳宰也")
+    read = {r.text: (r.events, r.reason) for r, _ in _annotate(clauses, default_lexicon(), notes)}
+    assert read["羞卿者"] == ([], "description")
+
+
 def test_condition_words_the_clause_stating_it_and_the_clauses_it_governs():
     """annotate.py: a clause with 若 (the rule if's word) and no 則 (condition-then) only states
     a condition, and so does one followed by 則Y; 其X，則… (condition-topic) is about X; 若飲君
-    (not-condition) is read as an act."""
+    (the 記 of 鄉射禮 and 燕禮: the ruler made to drink, 注 謂君在不勝之黨) is a condition too."""
     from yili_kg.loaders.annotation.annotate import annotate_example, is_condition
     from yili_kg.loaders.annotation.annotations import format_events
 
     assert (one_word("condition-then"), one_word("condition-topic")) == ("則", "其")
     assert is_condition("若矢不備") and is_condition("大夫若有遵者")
-    assert not is_condition("若矢不備則司馬命取矢") and not is_condition("若飲君")
+    assert not is_condition("若矢不備則司馬命取矢") and is_condition("若飲君")
     cases = {
         "若矢不備，則司馬命取矢": "命 agent=司馬 cond=若矢不備",
         "大夫若有遵者，則入門左": "入 agent=大夫^ dest=門左 cond=若有遵者",
         "主人獻工。其笙，則獻諸西階上": "獻 agent=主人^ to=笙? at=西階上 cond=其笙",
         "主人獻工。大師則為之洗": "洗 agent=主人^ to=大師",
-        "若飲君": "飲 to=君 noagent=unstated",
+        "若飲君，如燕": "如 cond=若飲君 like=燕 noagent=unstated",
     }
     for example, expected in cases.items():
         record, _ = annotate_example(example)

@@ -559,11 +559,23 @@ def is_description(text: str) -> bool:
     )
 
 
+def _says_who(text: str, lexicon: Lexicon, ctx: Context) -> bool:
+    """記 羞卿者，小膳宰也; 凡薦與羞者，小膳宰也: X者 before a clause that is only a person and
+    也 says who does X (注: 膳宰之佐也): a description, no act of the X者."""
+    rest = ctx.rest_of_sentence
+    if not (
+        text.endswith(one_word("said-who")) and rest and rest[0].endswith(one_word("said-who-end"))
+    ):
+        return False
+    tokens = tokenize(rest[0][: -len(one_word("said-who-end"))], lexicon)
+    return bool(tokens) and all(t.of("role") for t in tokens)
+
+
 def is_condition(text: str) -> bool:
     """A clause that only states a condition (若矢不備; 大夫若有遵者)."""
     plain = re.sub(r"「.*?」", "", text)  # 「…」: the edition's quotation marks, what is said
     if_, then = rule_named("if").word("if"), one_word("condition-then")  # 若, 則
-    return if_ in plain and then not in plain and not plain.startswith(word_class("not-condition"))
+    return if_ in plain and then not in plain
 
 
 def quote_unmarked(text: str, lexicon: Lexicon | None = None) -> str:
@@ -582,7 +594,7 @@ def annotate_clause(pid: str, text: str, lexicon: Lexicon, ctx: Context) -> Reco
     """One clause's record, updating the context for the next clause."""
     record_text, text = text, quote_unmarked(text, lexicon)
     _begin_clause(pid, text, lexicon, ctx)
-    if is_description(text):
+    if is_description(text) or _says_who(text, lexicon, ctx):
         return Record(pid, record_text, [], reason="description")
     if is_condition(text) or _followed_by_ze(pid):
         _condition(pid, text, lexicon, ctx)

@@ -312,6 +312,23 @@ def assisting(r, tokens, i, rl):
     return None
 
 
+@rule("help-commanded")
+def help_commanded(r, tokens, i, rl):
+    """命弟子贊工, 樂正命弟子贊工即位: after a command to someone, 贊 and a person is what he is
+    commanded, to help that one (注: 贊，佐也): the person helped is not commanded, and the clause
+    stops there."""
+    nxt = _next(tokens, i)
+    if tokens[i].text not in rl.words["assist"] or tokens[i].kinds or nxt is None:
+        return None
+    last = r.events[-1] if r.events else None
+    if last is None or last.kind not in r.lex.frames["command"] or "to" not in last.fields:
+        return None
+    if not nxt.of("role"):
+        return None
+    r.content_done = r.stop = True
+    return len(tokens) - i
+
+
 @rule("no-role")
 def no_role(r, tokens, i, rl):
     return _denied_thing(r, tokens, i, rl, "role", "to")
@@ -641,6 +658,24 @@ def thereupon(r, tokens, i, rl):
     return None
 
 
+@rule("offered-too")
+def offered_too(r, tokens, i, rl):
+    """遂獻左右正與内小臣 (燕禮, 大射儀): 與 and a person after an offering are one more of those
+    offered to (注: 獻三官於阼階), not one offering with the host."""
+    if not (_bare_preposition(tokens, i) and tokens[i].text in rl.words["and"]):
+        return None
+    if not r.events or not r.lex.has(r.events[-1].kind, "offering"):
+        return None
+    k = 1
+    while (nxt := _next(tokens, i, k)) is not None and not nxt.kinds and k < 3:
+        k += 1  # 内小臣: a word the lexicon lacks before the person (the inner 小臣, 注: 奄人)
+    if nxt is None or not nxt.of("role"):
+        return None
+    event = r.events[-1]
+    event.set("to", (*event.fields.get("to", ()), nxt.of("role")))
+    return k + 1
+
+
 @rule("preposition")
 def preposition(r, tokens, i, rl):
     if _bare_preposition(tokens, i):
@@ -863,18 +898,33 @@ def owners_thing(r, tokens, i, rl):
 @rule("asked-for")
 def asked_for(r, tokens, i, rl):
     """小臣請媵爵者, 請執冪者與羞膳者: after a request, a role named for what it does (X者) is
-    the men asked for, not the one asked (the 公, who answers: rule request-answered)."""
+    the men asked for, not the one asked (the 公, who answers: rule request-answered). In a rite
+    with a ruler, a role ending the request of one of his subjects (擯者請賓: whom to make 賓) is
+    what is asked about: the request goes to the 公 (rule to-the-ruler), who answers."""
     role = tokens[i].of("role")
     if not (role and r.events and r.events[-1].kind in rl.words["acts"]):
         return None
-    if not _asked(tokens[i], rl) or "to" in r.events[-1].fields:
+    if "to" in r.events[-1].fields:
         return None
+    if not _asked(tokens[i], rl):
+        return 1 if _asked_of_ruler(r, tokens, i, rl) else None
     j = i + 1
     while _has(_next(tokens, j - 1), rl.words["and"]) and _asked(_next(tokens, j), rl):
         j += 2  # 執冪者與羞膳者
     asked = tuple(t.of("role") for t in tokens[i:j:2])
     r.ctx.asked = (r.events[-1], asked)  # they act next (discourse rule asked-ones-act)
     return j - i
+
+
+def _asked_of_ruler(r, tokens, i, rl: Rule) -> bool:
+    """擯者請賓, 射人請賓: a role right after a subject's request, ending the clause, in a rite
+    whose ruler has acted or been addressed."""
+    rulers = set(rl.words["rulers"])
+    if _next(tokens, i) is not None or "action" not in tokens[i - 1].kinds:
+        return False
+    if tokens[i].of("role") in rulers or rulers & set(r.events[-1].agent):
+        return False
+    return any(rulers & {*e.agent, *e.fields.get("to", ())} for _, e in r.ctx.history)
 
 
 def _asked(token, rl: Rule) -> bool:
@@ -1172,6 +1222,20 @@ def doer_of_act(r, tokens, i, rl):
             r.subjects.extend(earlier.fields["to"])
             return 2
     return None
+
+
+@rule("thing-shown")
+def thing_shown(r, tokens, i, rl):
+    """見鵠于參 (見 = 現, 音義 賢遍反), 于弓外見鏃于弣: 見, a word that is no term of the lexicon
+    and 于 a place is a thing showing against another, how it hangs or is held: no act of
+    visiting, and no place of an act (the clause is a description)."""
+    if tokens[i].of("action") not in rl.words["shows"]:
+        return None
+    nxt = _next(tokens, i)
+    if nxt is None or nxt.kinds or not _has(_next(tokens, i, 2), rl.words["at"]):
+        return None
+    r.at, r.at_marked = [], False
+    return len(tokens) - i
 
 
 @rule("verb")
@@ -1594,6 +1658,26 @@ def _helped(r, event: Event, rl: Rule) -> tuple[str, ...]:
     return ()
 
 
+@rule("handed-to-ruler")
+def handed_to_ruler(r, subjects, rl) -> bool:
+    """記 君…袒朱襦以射。小臣以巾執矢以授: a handing over naming no one, when the last other
+    person to act was the ruler, is to him (注: 君尊不搢矢，不挾矢，授之稍屬)."""
+    done = False
+    for event in r.events:
+        if event.kind not in rl.words["give"] or "to" in event.fields or not event.agent:
+            continue
+        if set(event.agent) & set(rl.words["rulers"]):
+            continue
+        last: tuple[str, ...] = next(
+            (e.agent for _, e in reversed(r.ctx.history) if e.agent and e.agent != event.agent),
+            (),
+        )
+        if len(last) == 1 and set(last) <= set(rl.words["rulers"]):
+            event.set("to", last, "?")
+            done = True
+    return done
+
+
 @rule("likewise-to")
 def likewise_to(r, subjects, rl) -> bool:
     """主人戒賓…介亦如之: a person of the party a passage just before was done to, doing nothing
@@ -1938,7 +2022,7 @@ def bow_to_offerer(r, subjects, rl) -> bool:
             continue
         if not (r.is_a(event.kind, rl.word("bow")) or event.kind in rl.words["praise"]):
             continue
-        receives = event.kind in rl.words["receive"]
+        receives = event.kind in rl.words["receive"] or _receives_next(r, rl)
         if not receives and not _drained(r, event.agent, rl):
             continue
         offerer = _addressed_by(r, event.agent, rl) if receives else _offerer_of(r, event.agent)
@@ -1946,6 +2030,13 @@ def bow_to_offerer(r, subjects, rl) -> bool:
             event.set("to", offerer, "?")
             done = True
     return done
+
+
+def _receives_next(r: ClauseReader, rl: Rule) -> bool:
+    """衆賓皆不拜，受爵: a bow (made or not) just before the bower receives the cup, the next
+    clause of its sentence, is the bow on receiving it (注: 自第四以下又不拜受爵)."""
+    rest = r.ctx.rest_of_sentence
+    return bool(rest) and rest[0].startswith(rl.word("takes"))
 
 
 def _drained(r: ClauseReader, agent: tuple[str, ...], rl: Rule) -> bool:
@@ -2114,7 +2205,9 @@ def implied_recipient(r, subjects, rl) -> bool:
     for event in r.events:
         if not r.lex.has(event.kind, "impliedRecipient") or "to" in event.fields:
             continue
-        if not event.agent or _mutual(r, event) or _salute_on_the_way(r, event, rl):
+        if not event.agent or _salute_on_the_way(r, event, rl):
+            continue
+        if _mutual(r, event) and not _paired(r, event):
             continue
         if event.kind in rl.words["push"] and "theme" in event.fields:
             continue  # 揖弓: a push of the bow toward the target (注: 揖，推之), no one saluted
@@ -2123,6 +2216,16 @@ def implied_recipient(r, subjects, rl) -> bool:
             event.set("to", other, "?")
             done = True
     return done
+
+
+def _paired(r: ClauseReader, event: Event) -> bool:
+    """不勝者…揖: a group named alone whose role has a counterpart (yl:counterpart: the losers,
+    the winners) salutes that counterpart, not one another."""
+    return (
+        len(event.agent) == 1
+        and "with" not in event.fields
+        and event.agent[0] in r.lex.counterparts
+    )
 
 
 def _counterpart(r: ClauseReader, event: Event, other: tuple[str, ...]) -> tuple[str, ...]:
@@ -2223,7 +2326,9 @@ def laid_there(r, subjects, rl) -> bool:
 def served_persons(r, subjects, rl) -> bool:
     """祝史小臣師亦就其位而薦之; 司正，既舉觶而薦諸其位: the dishes set out for them (之, 諸)
     are for the persons the clause names, not set out by them: 薦 to=them, no one named who
-    sets them out, nor who goes to their places (就其位: the server's)."""
+    sets them out, nor who goes to their places (就其位: the server's); with no one named, the
+    persons the clause before in the sentence named (記 司正既舉觶，而薦諸其位)."""
+    subjects = subjects or _named_before_in_sentence(r)
     if not subjects:
         return False
     text = next(reversed(r.ctx.texts.values()), "")
@@ -2242,6 +2347,17 @@ def served_persons(r, subjects, rl) -> bool:
                 _served_by_no_one(earlier)
         done = True
     return done
+
+
+def _named_before_in_sentence(r: ClauseReader) -> tuple[str, ...]:
+    """The subject the clause just before named (not carried), when it is of this sentence and
+    did its act to no one (司正既舉觶; not 主人…辯獻大夫, who serves the 大夫)."""
+    if not r.ctx.history:
+        return ()
+    pid, last = r.ctx.history[-1]
+    if sentence_of(pid) != r.ctx.sentence or not last.agent or last.marks.get("agent"):
+        return ()
+    return () if "to" in last.fields else last.agent
 
 
 def _served_by_no_one(event: Event) -> None:
@@ -2623,4 +2739,7 @@ def verbless_stance(r, subjects, rl) -> bool:
         return False
     event = r.new_event(rl.word("act"))
     event.set("agent", subjects)
+    last = ctx.history[-1][1] if ctx.history else None
+    if last is not None and last.agent and set(subjects) <= set(last.fields.get("to", ())):
+        event.fields["_aside"] = ("1",)  # 南鄉爾卿。卿西面北上: those bowed to take their places
     return True

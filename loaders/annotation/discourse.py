@@ -978,15 +978,60 @@ def like_before(pid, events, lexicon, ctx, rl) -> bool:
                 event.set("to", earlier.fields["to"], "?")
                 found = True
                 break
+    return _like_next(events, lexicon, ctx, rl) or found
+
+
+def _like_next(events: list[Event], lexicon: Lexicon, ctx: Context, rl: Rule) -> bool:
+    """命拾取矢。如初; 司射命設豐實觶。如初: a command naming no one, followed by a clause that
+    is only 如初, was made to those the same command was made to before: the last earlier one
+    with a recipient whose clause ends with the words commanded, or with their beginning (設豐)."""
+    if not ctx.history or len(events) != 1 or events[0].kind != rl.word("like"):
+        return False
+    if events[0].get("like") != rl.word("first"):
+        return False
+    last_pid = ctx.history[-1][0]
+    if sentence_of(last_pid) != ctx.sentence:
+        return False
+    found = False
+    for event in (e for p, e in ctx.history if p == last_pid):
+        named = "to" in event.fields and event.marks.get("to") != "?"
+        if named or event.kind not in lexicon.frames["contentFollows"]:
+            continue
+        said = ctx.texts.get(last_pid, "")
+        content = said[said.find(event.kind) + len(event.kind) :]
+        if len(content) < 2:
+            continue
+        for earlier_pid, earlier in reversed(ctx.history[:-1]):
+            text = re.sub(
+                r"[「」。！：]", "", ctx.texts.get(earlier_pid, "")
+            )  # the marks of what is said
+            same = earlier.kind == event.kind and "to" in earlier.fields
+            if same and _ends_with(text, content, event.kind):
+                event.set("to", earlier.fields["to"], "?")
+                found = True
+                break
     return found
+
+
+def _ends_with(text: str, content: str, verb: str) -> bool:
+    """遂命三耦各與其耦拾取矢 ends with 拾取矢; 司射命設豐 with 設豐 (all it commands), the start of
+    設豐實觶."""
+    return text.endswith(content) or any(
+        text.endswith(verb + content[:n]) for n in range(2, len(content))
+    )
 
 
 @rule("goes-up-with")
 def goes_up_with(pid, events, lexicon, ctx, rl) -> bool:
     """主人…揖讓升。賓厭介升: the salute and yielding before going up were to the one named
-    going up in the clause after (the 賓), not to the last one offered to (the 衆賓)."""
+    going up in the clause after (the 賓), not to the last one offered to (the 衆賓); 主人揖讓。
+    以賓升: those made just before going up leading one (以X升) are to him."""
+    if not ctx.history:
+        return False
+    if _leads_up(events, ctx, rl):
+        return True
     named = _named(events)
-    if not named or not any(e.kind in rl.words["up"] for e in events) or not ctx.history:
+    if not named or not any(e.kind in rl.words["up"] for e in events):
         return False
     climber = named[0].agent
     if len(climber) != 1:
@@ -1000,6 +1045,66 @@ def goes_up_with(pid, events, lexicon, ctx, rl) -> bool:
         if event.kind in rl.words["salute"] and implied and event.agent:
             if not set(climber) & set(event.agent) and len(event.agent) == 1:
                 event.set("to", climber, "?")
+                found = True
+    return found
+
+
+@rule("answered-bow")
+def answered_bow(pid, events, lexicon, ctx, rl) -> bool:
+    """主人阼階上再拜。賓西階上答再拜 (記 賓拜酒，主人答拜): a bow naming no one, in the clause
+    just before one named answers it (答拜, or does not: 賓不答拜), was made to that one."""
+    answer = next((e for e in _named(events) if lexicon.is_a(e.kind, rl.word("answer"))), None)
+    if answer is None or not ctx.history:
+        return False
+    last = ctx.history[-1][0]
+    if paragraph_of(last) != paragraph_of(pid):
+        return False
+    found = False
+    for event in (e for p, e in ctx.history if p == last):
+        implied = "to" not in event.fields or event.marks.get("to") == "?"
+        bow = lexicon.is_a(event.kind, rl.word("bow")) and not lexicon.is_a(
+            event.kind, rl.word("answer")
+        )
+        if not (bow and implied and event.agent) or set(event.agent) & set(answer.agent):
+            continue
+        if event.fields.get("to") != answer.agent:
+            event.set("to", answer.agent, "?")
+            found = True
+    return found
+
+
+@rule("handed-to-receiver")
+def handed_to_receiver(pid, events, lexicon, ctx, rl) -> bool:
+    """升實觶以授。賓諸公卿大夫受觶于席 (宰授几。主人受): a handing over naming no one, in the
+    clause just before, was to the one the text names receiving it there, implied (to=X?)."""
+    taker = next((e for e in _named(events) if e.kind in rl.words["receive"]), None)
+    if taker is None or not ctx.history or _denied(taker):
+        return False
+    found = False
+    for event in (e for p, e in ctx.history if p == ctx.history[-1][0]):
+        if event.kind in rl.words["give"] and "to" not in event.fields and event.agent:
+            if not set(event.agent) & set(taker.agent) and not _denied(event):
+                event.set("to", taker.agent, "?")
+                found = True
+    return found
+
+
+def _denied(event: Event) -> bool:
+    return event.get("neg") == "1"
+
+
+def _leads_up(events: list[Event], ctx: Context, rl: Rule) -> bool:
+    """主人揖讓。以賓升 (以大夫升): the salute and yielding naming no one, in the clause just
+    before one goes up leading another, are to that one (注: 將升賓)."""
+    up = next((e for e in events if e.kind in rl.words["up"] and e.fields.get("with")), None)
+    if up is None or not up.agent or len(up.fields["with"]) != 1:
+        return False
+    led = up.fields["with"]
+    found = False
+    for event in (e for p, e in ctx.history if p == ctx.history[-1][0]):
+        if event.kind in rl.words["salute"] and event.marks.get("to") == "?":
+            if event.agent == up.agent and event.fields.get("to") != led:
+                event.set("to", led, "?")
                 found = True
     return found
 
