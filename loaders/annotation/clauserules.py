@@ -1224,20 +1224,6 @@ def doer_of_act(r, tokens, i, rl):
     return None
 
 
-@rule("thing-shown")
-def thing_shown(r, tokens, i, rl):
-    """見鵠于參 (見 = 現, 音義 賢遍反), 于弓外見鏃于弣: 見, a word that is no term of the lexicon
-    and 于 a place is a thing showing against another, how it hangs or is held: no act of
-    visiting, and no place of an act (the clause is a description)."""
-    if tokens[i].of("action") not in rl.words["shows"]:
-        return None
-    nxt = _next(tokens, i)
-    if nxt is None or nxt.kinds or not _has(_next(tokens, i, 2), rl.words["at"]):
-        return None
-    r.at, r.at_marked = [], False
-    return len(tokens) - i
-
-
 @rule("verb")
 def verb(r, tokens, i, rl):
     if r.verb_here(tokens, i):
