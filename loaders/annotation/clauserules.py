@@ -2237,6 +2237,20 @@ def thing_there(r, subjects, rl) -> bool:
     return True
 
 
+@rule("commanded-thing")
+def commanded_thing(r, subjects, rl) -> bool:
+    """司馬師命獲者以旌與薦俎退, 司正命執爵者爵辯: a command (yl:command: 命, 使) that names
+    whom it commands handles nothing itself: a thing written after the one commanded is of the
+    act commanded (the flag the 獲者 is to take away, the cup to go round), no theme of the 命."""
+    done = False
+    for event in r.events:
+        if event.kind in r.lex.frames["command"] and "to" in event.fields:
+            if "theme" in event.fields and not event.marks.get("theme"):
+                event.unset("theme")
+                done = True
+    return done
+
+
 @rule("thing-in-name")
 def thing_in_name(r, subjects, rl) -> bool:
     """工左瑟, 朝服: an act whose name ends with the thing it handles (yl:namesThing) has that
