@@ -2278,6 +2278,21 @@ def thing_in_name(r, subjects, rl) -> bool:
     return done
 
 
+def _held(r, rl, index: int, within: int, doer: set) -> list:
+    """The acts of the last ``within`` that left a thing in hand (not a thing itself only taken
+    to be in hand), of anyone (doer empty) or the doer's (his agent or recipient)."""
+    recent = [e for _, e in r.ctx.history[-within:]] + r.events[:index]
+    return [
+        e
+        for e in recent
+        if "theme" in e.fields
+        and e.kind not in rl.words["not-held"]
+        and e.get("neg") != "1"
+        and not r.in_hand(e)
+        and (not doer or doer & (set(e.agent) | set(e.fields.get("to", ()))))
+    ]
+
+
 @rule("thing-in-hand")
 def thing_in_hand(r, subjects, rl) -> bool:
     """坐奠于薦南, 授主人, 反奠于豐上: an act that always handles a thing (yl:handlesThing) and
@@ -2292,17 +2307,9 @@ def thing_in_hand(r, subjects, rl) -> bool:
             continue
         if not (r.lex.has(event.kind, "handlesThing") or event in r.carried):
             continue
-        recent = [e for _, e in r.ctx.history[-int(rl.word("within")) :]] + r.events[:index]
-        held = [
-            e
-            for e in recent
-            if "theme" in e.fields
-            and e.kind not in rl.words["not-held"]
-            and e.get("neg") != "1"
-            and not r.in_hand(e)
-        ]
         doer = set(event.agent)
-        own = [e for e in held if doer & (set(e.agent) | set(e.fields.get("to", ())))]
+        held = _held(r, rl, index, int(rl.word("within")), doer=set())
+        own = _held(r, rl, index, int(rl.word("own-within")), doer)
         source = (own if doer else held) or held
         if source:
             event.set("theme", source[-1].fields["theme"], "?")
