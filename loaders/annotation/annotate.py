@@ -388,6 +388,9 @@ class ClauseReader:
         if self.lex.has(event.kind, "personObject"):
             self.person_pronoun = event
             return
+        if self.ctx.condition and self.ctx.cond_things:  # 凡挾矢，於二指之間橫之: the arrows
+            event.set("theme", self.ctx.cond_things, "?")
+            return
         worn = self.lex.label(YL.Dress)  # 宰夫朝服。牽牛以致之: not the dress he put on
         for _, earlier in reversed(self.ctx.history[-6:]):
             if "theme" in earlier.fields and not self.in_hand(earlier):
@@ -584,7 +587,7 @@ def annotate_clause(pid: str, text: str, lexicon: Lexicon, ctx: Context) -> Reco
     _begin_clause(pid, text, lexicon, ctx)
     if is_description(text):
         return Record(pid, record_text, [], reason="description")
-    if is_condition(text) or _followed_by_ze(pid):
+    if is_condition(text) or _followed_by_ze(pid) or _generic_condition(pid, text, lexicon):
         _condition(pid, text, lexicon, ctx)
         return Record(pid, record_text, [], reason="cond")
     then = one_word("condition-then")  # 則
@@ -592,7 +595,7 @@ def annotate_clause(pid: str, text: str, lexicon: Lexicon, ctx: Context) -> Reco
     ctx.clauses += 1
     events = ClauseReader(lexicon, ctx).read(body)
     ctx.condition = None
-    ctx.cond_topic = ctx.cond_subject = ()
+    ctx.cond_topic = ctx.cond_subject = ctx.cond_things = ()
     for event in events:
         if not event.modifier:
             distinct_parties(event, lexicon, ctx, body)
@@ -640,6 +643,7 @@ def _condition(pid: str, text: str, lexicon: Lexicon, ctx: Context) -> None:
         for i, t in enumerate(tokens)
         if (r := t.of("role")) and not (i + 1 < len(tokens) and tokens[i + 1].text == genitive)
     ]
+    ctx.cond_things = tuple(x for t in tokens if (x := t.of("object")) and not t.of("action"))
     topic = subject.startswith(one_word("condition-topic"))
     if roles and topic:
         ctx.cond_topic = tuple(roles)  # 其笙，則獻諸西階上: the pipers are offered to
@@ -723,6 +727,31 @@ def _next_sentence_text(sentence: str) -> str:
     ):
         return ""
     return "".join(c.text for c in _SENTENCES[after])
+
+
+def _generic_condition(pid: str, text: str, lexicon: Lexicon) -> bool:
+    """記 凡舉爵，三作而不徒爵: a generic 凡X of the 記 followed by another clause of its sentence,
+    naming an act and no one, states a condition; not one that says where (凡奠者于左: a rule of
+    its own), names who (凡薦與羞者) or whose act it is (凡公所酬, 凡婦人相饗: left as they are).
+    A 之 in what it governs is the thing it names.
+
+    >>> record, _ = annotate_example("記：凡挾矢，於二指之間橫之")
+    >>> format_events(record.events)
+    '橫 theme=矢? cond=凡挾矢 noagent=unstated'
+    """
+    generic, part = next(iter(word_values("condition-generic").items()))  # 凡, ji/
+    if not (pid.startswith(part) and text.startswith(generic)):
+        return False
+    tokens = tokenize(text, lexicon)
+    if any(t.of("role") for t in tokens) or not any(t.of("action") for t in tokens):
+        return False
+    if text.endswith(rule_named("commanded-act").word("doer")) or any(
+        p in text for p in word_class("preposition")
+    ):
+        return False
+    clauses = _SENTENCES.get(sentence_of(pid), [])
+    ids = [c.id for c in clauses]
+    return pid in ids and ids.index(pid) + 1 < len(ids)
 
 
 def _followed_by_ze(pid: str) -> bool:
