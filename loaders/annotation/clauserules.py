@@ -2317,6 +2317,21 @@ def thing_in_hand(r, subjects, rl) -> bool:
     return done
 
 
+@rule("made-with")
+def made_with(r, subjects, rl) -> bool:
+    """記 …橫于上。醢以豆 / 士布侯，畫以鹿豕 / 旌，各以其物: a clause with no verb and no one,
+    only 以X, right after a clause with no act (a description, a thing named, a condition)
+    goes on describing: what the thing is held in or made with, no theme of an earlier act."""
+    if subjects or "theme" not in r.before or r.at_marked or r.face:
+        return False
+    if r.topic:
+        return True  # 醢以豆: a thing, and what it is held in
+    read = list(r.ctx.texts)
+    if len(read) < 2:
+        return False
+    return not (r.ctx.history and r.ctx.history[-1][0] == read[-2])
+
+
 @rule("elided-act")
 def elided_act(r, subjects, rl) -> bool:
     """釋獲者每一個釋一算，上射于右，下射于左: a person and 于 a place with no verb, just after
