@@ -284,6 +284,23 @@ def no_object(r, tokens, i, rl):
     return _denied_thing(r, tokens, i, rl, "object", "theme")
 
 
+@rule("set-there")
+def set_there(r, tokens, i, rl):
+    """有脀, 有加席: 有 and a stand or a mat ending the clause, naming no one, not after 辯 or 皆
+    (辯有脯醢: what each has, a description), is that thing set out, the counterpart of 無俎
+    (rule no-object)."""
+    nxt = _next(tokens, i)
+    if tokens[i].text != rl.word("have") or tokens[i].kinds or nxt is None or nxt is not tokens[-1]:
+        return None
+    thing = nxt.of("object")
+    if thing not in rl.words["things"] or "action" in nxt.kinds:
+        return None
+    if i and tokens[i - 1].text in rl.words["each"] or r.subjects or r.with_:
+        return None  # (惟公與賓有俎: whose stands, left to the clause after, 獻公)
+    r.new_event(rl.word("act")).set("theme", thing)
+    return 2
+
+
 @rule("negation")
 def negation(r, tokens, i, rl):
     if tokens[i].text in word_class("negation") and not tokens[i].kinds:
