@@ -730,20 +730,23 @@ def _next_sentence_text(sentence: str) -> str:
 
 
 def _generic_condition(pid: str, text: str, lexicon: Lexicon) -> bool:
-    """記 凡舉爵，三作而不徒爵: a generic 凡X of the 記 followed by another clause of its sentence,
-    naming an act and no one, states a condition; not one that says where (凡奠者于左: a rule of
-    its own), names who (凡薦與羞者) or whose act it is (凡公所酬, 凡婦人相饗: left as they are).
+    """記 凡舉爵，三作而不徒爵 / 既旅，士不入: a generic 凡X or temporal 既X of the 記 followed by
+    another clause of its sentence, naming one act and no one, states a condition; not one
+    that says where (凡奠者于左: a rule of its own), names who (凡薦與羞者) or whose act it is
+    (凡公所酬, 凡婦人相饗: left as they are).
     A 之 in what it governs is the thing it names.
 
     >>> record, _ = annotate_example("記：凡挾矢，於二指之間橫之")
     >>> format_events(record.events)
     '橫 theme=矢? cond=凡挾矢 noagent=unstated'
     """
-    generic, part = next(iter(word_values("condition-generic").items()))  # 凡, ji/
-    if not (pid.startswith(part) and text.startswith(generic)):
+    if not any(
+        pid.startswith(part) and text.startswith(word)  # 凡, 既 (in the 記: ji/)
+        for word, part in word_values("condition-generic").items()
+    ):
         return False
     tokens = tokenize(text, lexicon)
-    if any(t.of("role") for t in tokens) or not any(t.of("action") for t in tokens):
+    if any(t.of("role") for t in tokens) or len([t for t in tokens if t.of("action")]) != 1:
         return False
     if text.endswith(rule_named("commanded-act").word("doer")) or any(
         p in text for p in word_class("preposition")

@@ -2230,8 +2230,14 @@ def from_the_dishes(r, subjects, rl) -> bool:
 @rule("thing-there")
 def thing_there(r, subjects, rl) -> bool:
     """斯禁，有玄酒，在西 / 主人之弓矢，在東序東: a state (在) naming nothing, right after a
-    clause of its sentence that only names things (X, 有X, ROLE之X), is of those things."""
-    events = [e for e in r.events if r.lex.has(e.kind, "state") and "theme" not in e.fields]
+    clause of its sentence that only names things (X, 有X, ROLE之X, X與Y), is of those things;
+    so is an act that always handles a thing, naming no one (司射之弓矢與撲，倚于西階之西)."""
+    events = [
+        e
+        for e in r.events
+        if (r.lex.has(e.kind, "state") or r.lex.has(e.kind, "handlesThing"))
+        and "theme" not in e.fields
+    ]
     items = list(r.ctx.texts.items())
     if subjects or not events or len(items) < 2 or sentence_of(items[-2][0]) != r.ctx.sentence:
         return False
@@ -2242,7 +2248,7 @@ def thing_there(r, subjects, rl) -> bool:
         nxt = before[k + 1].text if k + 1 < len(before) else ""
         if t.of("object") and "action" not in t.kinds:
             continue
-        if t.text in rl.words["there"] or t.text in rl.words["of"] or t.text in numerals:
+        if t.text in (*rl.words["there"], *rl.words["of"], *rl.words["and"]) or t.text in numerals:
             continue
         if t.of("role") and nxt in rl.words["of"]:
             continue  # 主人之弓矢: whose they are
