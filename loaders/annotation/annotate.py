@@ -392,12 +392,16 @@ class ClauseReader:
             event.set("theme", self.ctx.cond_things, "?")
             return
         worn = self.lex.label(YL.Dress)  # 宰夫朝服。牽牛以致之: not the dress he put on
-        for _, earlier in reversed(self.ctx.history[-6:]):
+        named, at, sentence = self.ctx.named_things
+        since = at if named and sentence == self.ctx.sentence else None
+        for _, earlier in reversed(self.ctx.history[max(since or 0, len(self.ctx.history) - 6) :]):
             if "theme" in earlier.fields and not self.in_hand(earlier):
                 if self.is_a(earlier.kind, worn):
                     continue
                 event.set("theme", earlier.fields["theme"], "?")
                 return
+        if since is not None:  # 記 楅，髹，橫而拳之: the thing named alone since
+            event.set("theme", named, "?")
 
     def in_hand(self, event: Event) -> bool:
         """Whether the event's theme is only the thing taken to be in hand (rule thing-in-hand),
@@ -451,6 +455,18 @@ class ClauseReader:
                 return tuple(earlier.fields["to"])
         return ()
 
+    def names_only(self) -> bool:
+        """楅, 鹿中, 綌冪: a clause that only names a thing (and words no term, before it), no
+        number, place or facing (鑿背容八算 describes it)."""
+        tokens = tokenize(self.text, self.lex)
+        numerals = word_values("numeral")
+        return (
+            not (self.at or self.face or self.before)
+            and bool(tokens)
+            and bool(tokens[-1].of("object"))
+            and all(t.of("object") or not (t.kinds or t.text in numerals) for t in tokens)
+        )
+
     def modifier(self) -> list[Event]:
         """A clause with places or facings but no verb adds them to the previous event."""
         event = Event("", modifier=True)
@@ -495,6 +511,8 @@ class ClauseReader:
             ctx.pending_sentence = ctx.sentence
             return []
         if not self.subjects:
+            if self.topic and self.names_only():  # 記 楅，髹，橫而拳之: a thing named alone
+                ctx.named_things = (tuple(self.topic), len(ctx.history), ctx.sentence)
             return self.modifier()
         # 主人阼階之東，南面辭洗 / 賓、 cut from their verb: the subjects of consecutive
         # verbless clauses add up; not across a clause between (執冪者，反冪。主人筵，前獻賓)
