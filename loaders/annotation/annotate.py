@@ -132,6 +132,8 @@ class ClauseReader:
         if self.for_whom:
             event.set("to", self.for_whom)
         for key, value in self.before.items():
+            if key == "theme" and self.events and not self.handles(kind):
+                continue  # 受賜爵者以爵就席坐, 以旌負侯而俟: 以X goes with the acts on things
             event.set(key, value)
         if self.next_agent:
             event.fields["_agent"] = self.next_agent
@@ -140,6 +142,10 @@ class ClauseReader:
             self.carry = False
         self.events.append(event)
         return event
+
+    def handles(self, kind: str) -> bool:
+        """An act done on a thing, or with the cup in hand (奠, 酬), not a posture or waiting."""
+        return self.lex.has(kind, "handlesThing") or self.lex.has(kind, "cupInHand")
 
     def place_or_object(self, token: Token) -> str:
         """The place or object a noun token names (its written form if, oddly, neither)."""
