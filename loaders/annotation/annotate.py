@@ -400,11 +400,12 @@ class ClauseReader:
         worn = self.lex.label(YL.Dress)  # 宰夫朝服。牽牛以致之: not the dress he put on
         named, at, sentence = self.ctx.named_things
         since = at if named and sentence == self.ctx.sentence else None
-        for _, earlier in reversed(self.ctx.history[max(since or 0, len(self.ctx.history) - 6) :]):
+        recent = self.ctx.history[max(since or 0, len(self.ctx.history) - 6) :]
+        for _, earlier in reversed([*recent, *(("", e) for e in self.events[:-1])]):
             if "theme" in earlier.fields and not self.in_hand(earlier):
                 if self.is_a(earlier.kind, worn):
                     continue
-                event.set("theme", earlier.fields["theme"], "?")
+                event.set("theme", tuple(dict.fromkeys(earlier.fields["theme"])), "?")
                 return
         if since is not None:  # 記 楅，髹，橫而拳之: the thing named alone since
             event.set("theme", named, "?")
