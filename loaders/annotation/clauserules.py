@@ -247,6 +247,36 @@ def _denied_thing(r, tokens, i, rl, category: str, field: str):
     return 2
 
 
+@rule("bare-role")
+def bare_role(r, tokens, i, rl):
+    """乃薦司正與射人一人…執冪二人 / 授執散爵: an act and its thing whose form with 者 is a
+    role (執冪者, 執散爵者), written without 者 where a person is wanted (after 與 in a list of
+    persons, after 授, or before a number of men), is that role, no act of holding."""
+    if not tokens[i].of("action"):
+        return None
+    roles = r.lex.forms["role"]
+    found = [
+        (k, role)
+        for k in (2, 1)
+        if i + k < len(tokens)
+        and all(t.of("object") for t in tokens[i + 1 : i + k + 1])
+        and (role := roles.get("".join(t.text for t in tokens[i : i + k + 1]) + rl.word("doer")))
+    ]
+    if not found:
+        return None
+    k, role = found[0]
+    after = tokens[i + k + 1].text if i + k + 1 < len(tokens) else ""
+    before = tokens[i - 1] if i else None
+    wanted = (
+        before is not None
+        and (before.text in rl.words["with"] or before.of("action") in rl.words["hands"])
+    ) or bool(after and after[0] in word_values("numeral"))
+    if not wanted:
+        return None
+    tokens[i : i + k + 1] = [Token("".join(t.text for t in tokens[i : i + k + 1]), {"role": role})]
+    return 0
+
+
 @rule("named-for-act")
 def named_for_act(r, tokens, i, rl):
     """笙由庚: a role named for its act (yl:roleAct) opening a clause, then a piece and no act
