@@ -2370,6 +2370,33 @@ def thing_in_hand(r, subjects, rl) -> bool:
     return done
 
 
+@rule("thing-goes")
+def thing_goes(r, subjects, rl) -> bool:
+    """記 俎由東壁，自西階升: a thing and 由X opening a sentence, no one named, is the thing
+    going that way: no event, and the next act of the sentence moves it (rule thing-moved)."""
+    if subjects or not r.topic or set(r.before) != {"via"} or r.at or r.face:
+        return False
+    if not r.ctx.new_sentence:
+        return False
+    r.ctx.thing_going = (tuple(r.topic), r.before["via"], r.ctx.sentence)
+    return True
+
+
+@rule("thing-moved")
+def thing_moved(r, subjects, rl) -> bool:
+    """俎由東壁，自西階升 → 升 theme=俎 via=東壁: the act after a thing going some way (rule
+    thing-goes), in its sentence and naming no one, is that thing's going."""
+    going, r.ctx.thing_going = r.ctx.thing_going, None
+    if going is None or subjects or going[2] != r.ctx.sentence or not r.events:
+        return False
+    event = r.events[0]
+    if "theme" in event.fields or "via" in event.fields:
+        return False
+    event.set("theme", going[0])
+    event.set("via", going[1])
+    return True
+
+
 @rule("made-with")
 def made_with(r, subjects, rl) -> bool:
     """記 …橫于上。醢以豆 / 士布侯，畫以鹿豕 / 旌，各以其物: a clause with no verb and no one,
