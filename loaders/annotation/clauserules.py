@@ -2365,9 +2365,23 @@ def thing_in_hand(r, subjects, rl) -> bool:
         own = _held(r, rl, index, int(rl.word("own-within")), doer)
         source = (own if doer else held) or held
         if source:
-            event.set("theme", source[-1].fields["theme"], "?")
+            things = source[-1].fields["theme"]
+            for other in _followed(r, rl, doer):  # 獲者執其薦，使人執俎從之，辟設于乏南
+                found = _held(r, rl, index, int(rl.word("within")), other)
+                things = (*found[-1].fields["theme"], *things) if found else things
+            event.set("theme", tuple(dict.fromkeys(things)), "?")
             done = True
     return done
+
+
+def _followed(r, rl, doer: set) -> list[set]:
+    """The one who just followed the doer carrying something, or whom the doer just followed
+    (從: 庶子執俎從之), when the act before is that following: each sets down his own thing."""
+    last = r.ctx.history[-1][1] if r.ctx.history else None
+    if not doer or last is None or last.kind not in rl.words["follow"]:
+        return []
+    party = set(last.agent) | set(last.fields.get("to", ()))
+    return [party - doer] if doer & party and party - doer else []
 
 
 @rule("thing-goes")
