@@ -132,6 +132,8 @@ class ClauseReader:
         if self.for_whom:
             event.set("to", self.for_whom)
         for key, value in self.before.items():
+            if key == "theme" and self.events and not self.handles(kind):
+                continue  # 受賜爵者以爵就席坐, 以旌負侯而俟: 以X goes with the acts on things
             event.set(key, value)
         if self.next_agent:
             event.fields["_agent"] = self.next_agent
@@ -140,6 +142,10 @@ class ClauseReader:
             self.carry = False
         self.events.append(event)
         return event
+
+    def handles(self, kind: str) -> bool:
+        """An act done on a thing, or with the cup in hand (奠, 酬), not a posture or waiting."""
+        return self.lex.has(kind, "handlesThing") or self.lex.has(kind, "cupInHand")
 
     def place_or_object(self, token: Token) -> str:
         """The place or object a noun token names (its written form if, oddly, neither)."""
@@ -388,13 +394,21 @@ class ClauseReader:
         if self.lex.has(event.kind, "personObject"):
             self.person_pronoun = event
             return
+        if self.ctx.condition and self.ctx.cond_things:  # 凡挾矢，於二指之間橫之: the arrows
+            event.set("theme", self.ctx.cond_things, "?")
+            return
         worn = self.lex.label(YL.Dress)  # 宰夫朝服。牽牛以致之: not the dress he put on
-        for _, earlier in reversed(self.ctx.history[-6:]):
+        named, at, sentence = self.ctx.named_things
+        since = at if named and sentence == self.ctx.sentence else None
+        recent = self.ctx.history[max(since or 0, len(self.ctx.history) - 6) :]
+        for _, earlier in reversed([*recent, *(("", e) for e in self.events[:-1])]):
             if "theme" in earlier.fields and not self.in_hand(earlier):
                 if self.is_a(earlier.kind, worn):
                     continue
-                event.set("theme", earlier.fields["theme"], "?")
+                event.set("theme", tuple(dict.fromkeys(earlier.fields["theme"])), "?")
                 return
+        if since is not None:  # 記 楅，髹，橫而拳之: the thing named alone since
+            event.set("theme", named, "?")
 
     def in_hand(self, event: Event) -> bool:
         """Whether the event's theme is only the thing taken to be in hand (rule thing-in-hand),
@@ -448,6 +462,18 @@ class ClauseReader:
                 return tuple(earlier.fields["to"])
         return ()
 
+    def names_only(self) -> bool:
+        """楅, 鹿中, 綌冪: a clause that only names a thing (and words no term, before it), no
+        number, place or facing (鑿背容八算 describes it)."""
+        tokens = tokenize(self.text, self.lex)
+        numerals = word_values("numeral")
+        return (
+            not (self.at or self.face or self.before)
+            and bool(tokens)
+            and bool(tokens[-1].of("object"))
+            and all(t.of("object") or not (t.kinds or t.text in numerals) for t in tokens)
+        )
+
     def modifier(self) -> list[Event]:
         """A clause with places or facings but no verb adds them to the previous event."""
         event = Event("", modifier=True)
@@ -492,6 +518,8 @@ class ClauseReader:
             ctx.pending_sentence = ctx.sentence
             return []
         if not self.subjects:
+            if self.topic and self.names_only():  # 記 楅，髹，橫而拳之: a thing named alone
+                ctx.named_things = (tuple(self.topic), len(ctx.history), ctx.sentence)
             return self.modifier()
         # 主人阼階之東，南面辭洗 / 賓、 cut from their verb: the subjects of consecutive
         # verbless clauses add up; not across a clause between (執冪者，反冪。主人筵，前獻賓)
@@ -596,7 +624,7 @@ def annotate_clause(pid: str, text: str, lexicon: Lexicon, ctx: Context) -> Reco
     _begin_clause(pid, text, lexicon, ctx)
     if is_description(text) or _says_who(text, lexicon, ctx):
         return Record(pid, record_text, [], reason="description")
-    if is_condition(text) or _followed_by_ze(pid):
+    if is_condition(text) or _followed_by_ze(pid) or _generic_condition(pid, text, lexicon):
         _condition(pid, text, lexicon, ctx)
         return Record(pid, record_text, [], reason="cond")
     then = one_word("condition-then")  # 則
@@ -604,7 +632,7 @@ def annotate_clause(pid: str, text: str, lexicon: Lexicon, ctx: Context) -> Reco
     ctx.clauses += 1
     events = ClauseReader(lexicon, ctx).read(body)
     ctx.condition = None
-    ctx.cond_topic = ctx.cond_subject = ()
+    ctx.cond_topic = ctx.cond_subject = ctx.cond_things = ()
     for event in events:
         if not event.modifier:
             distinct_parties(event, lexicon, ctx, body)
@@ -652,6 +680,7 @@ def _condition(pid: str, text: str, lexicon: Lexicon, ctx: Context) -> None:
         for i, t in enumerate(tokens)
         if (r := t.of("role")) and not (i + 1 < len(tokens) and tokens[i + 1].text == genitive)
     ]
+    ctx.cond_things = tuple(x for t in tokens if (x := t.of("object")) and not t.of("action"))
     topic = subject.startswith(one_word("condition-topic"))
     if roles and topic:
         ctx.cond_topic = tuple(roles)  # 其笙，則獻諸西階上: the pipers are offered to
@@ -735,6 +764,34 @@ def _next_sentence_text(sentence: str) -> str:
     ):
         return ""
     return "".join(c.text for c in _SENTENCES[after])
+
+
+def _generic_condition(pid: str, text: str, lexicon: Lexicon) -> bool:
+    """記 凡舉爵，三作而不徒爵 / 既旅，士不入: a generic 凡X or temporal 既X of the 記 followed by
+    another clause of its sentence, naming one act and no one, states a condition; not one
+    that says where (凡奠者于左: a rule of its own), names who (凡薦與羞者) or whose act it is
+    (凡公所酬, 凡婦人相饗: left as they are).
+    A 之 in what it governs is the thing it names.
+
+    >>> record, _ = annotate_example("記：凡挾矢，於二指之間橫之")
+    >>> format_events(record.events)
+    '橫 theme=矢? cond=凡挾矢 noagent=unstated'
+    """
+    if not any(
+        pid.startswith(part) and text.startswith(word)  # 凡, 既 (in the 記: ji/)
+        for word, part in word_values("condition-generic").items()
+    ):
+        return False
+    tokens = tokenize(text, lexicon)
+    if any(t.of("role") for t in tokens) or len([t for t in tokens if t.of("action")]) != 1:
+        return False
+    if text.endswith(rule_named("commanded-act").word("doer")) or any(
+        p in text for p in word_class("preposition")
+    ):
+        return False
+    clauses = _SENTENCES.get(sentence_of(pid), [])
+    ids = [c.id for c in clauses]
+    return pid in ids and ids.index(pid) + 1 < len(ids)
 
 
 def _followed_by_ze(pid: str) -> bool:

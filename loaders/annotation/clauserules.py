@@ -285,6 +285,36 @@ def _denied_thing(r, tokens, i, rl, category: str, field: str):
     return 2
 
 
+@rule("bare-role")
+def bare_role(r, tokens, i, rl):
+    """乃薦司正與射人一人…執冪二人 / 授執散爵: an act and its thing whose form with 者 is a
+    role (執冪者, 執散爵者), written without 者 where a person is wanted (after 與 in a list of
+    persons, after 授, or before a number of men), is that role, no act of holding."""
+    if not tokens[i].of("action"):
+        return None
+    roles = r.lex.forms["role"]
+    found = [
+        (k, role)
+        for k in (2, 1)
+        if i + k < len(tokens)
+        and all(t.of("object") for t in tokens[i + 1 : i + k + 1])
+        and (role := roles.get("".join(t.text for t in tokens[i : i + k + 1]) + rl.word("doer")))
+    ]
+    if not found:
+        return None
+    k, role = found[0]
+    after = tokens[i + k + 1].text if i + k + 1 < len(tokens) else ""
+    before = tokens[i - 1] if i else None
+    wanted = (
+        before is not None
+        and (before.text in rl.words["with"] or before.of("action") in rl.words["hands"])
+    ) or bool(after and after[0] in word_values("numeral"))
+    if not wanted:
+        return None
+    tokens[i : i + k + 1] = [Token("".join(t.text for t in tokens[i : i + k + 1]), {"role": role})]
+    return 0
+
+
 @rule("named-for-act")
 def named_for_act(r, tokens, i, rl):
     """笙由庚: a role named for its act (yl:roleAct) opening a clause, then a piece and no act
@@ -337,6 +367,23 @@ def no_role(r, tokens, i, rl):
 @rule("no-object")
 def no_object(r, tokens, i, rl):
     return _denied_thing(r, tokens, i, rl, "object", "theme")
+
+
+@rule("set-there")
+def set_there(r, tokens, i, rl):
+    """有脀, 有加席: 有 and a stand or a mat ending the clause, naming no one, not after 辯 or 皆
+    (辯有脯醢: what each has, a description), is that thing set out, the counterpart of 無俎
+    (rule no-object)."""
+    nxt = _next(tokens, i)
+    if tokens[i].text != rl.word("have") or tokens[i].kinds or nxt is None or nxt is not tokens[-1]:
+        return None
+    thing = nxt.of("object")
+    if thing not in rl.words["things"] or "action" in nxt.kinds:
+        return None
+    if i and tokens[i - 1].text in rl.words["each"] or r.subjects or r.with_:
+        return None  # (惟公與賓有俎: whose stands, left to the clause after, 獻公)
+    r.new_event(rl.word("act")).set("theme", thing)
+    return 2
 
 
 @rule("negation")
@@ -2412,8 +2459,14 @@ def from_the_dishes(r, subjects, rl) -> bool:
 @rule("thing-there")
 def thing_there(r, subjects, rl) -> bool:
     """斯禁，有玄酒，在西 / 主人之弓矢，在東序東: a state (在) naming nothing, right after a
-    clause of its sentence that only names things (X, 有X, ROLE之X), is of those things."""
-    events = [e for e in r.events if r.lex.has(e.kind, "state") and "theme" not in e.fields]
+    clause of its sentence that only names things (X, 有X, ROLE之X, X與Y), is of those things;
+    so is an act that always handles a thing, naming no one (司射之弓矢與撲，倚于西階之西)."""
+    events = [
+        e
+        for e in r.events
+        if (r.lex.has(e.kind, "state") or r.lex.has(e.kind, "handlesThing"))
+        and "theme" not in e.fields
+    ]
     items = list(r.ctx.texts.items())
     if subjects or not events or len(items) < 2 or sentence_of(items[-2][0]) != r.ctx.sentence:
         return False
@@ -2424,7 +2477,7 @@ def thing_there(r, subjects, rl) -> bool:
         nxt = before[k + 1].text if k + 1 < len(before) else ""
         if t.of("object") and "action" not in t.kinds:
             continue
-        if t.text in rl.words["there"] or t.text in rl.words["of"] or t.text in numerals:
+        if t.text in (*rl.words["there"], *rl.words["of"], *rl.words["and"]) or t.text in numerals:
             continue
         if t.of("role") and nxt in rl.words["of"]:
             continue  # 主人之弓矢: whose they are
@@ -2434,6 +2487,20 @@ def thing_there(r, subjects, rl) -> bool:
     for event in events:
         event.set("theme", tuple(dict.fromkeys(x for x in things if x)))
     return True
+
+
+@rule("commanded-thing")
+def commanded_thing(r, subjects, rl) -> bool:
+    """司馬師命獲者以旌與薦俎退, 司正命執爵者爵辯: a command (yl:command: 命, 使) that names
+    whom it commands handles nothing itself: a thing written after the one commanded is of the
+    act commanded (the flag the 獲者 is to take away, the cup to go round), no theme of the 命."""
+    done = False
+    for event in r.events:
+        if event.kind in r.lex.frames["command"] and "to" in event.fields:
+            if "theme" in event.fields and not event.marks.get("theme"):
+                event.unset("theme")
+                done = True
+    return done
 
 
 @rule("thing-in-name")
@@ -2463,6 +2530,21 @@ def thing_in_name(r, subjects, rl) -> bool:
     return done
 
 
+def _held(r, rl, index: int, within: int, doer: set) -> list:
+    """The acts of the last ``within`` that left a thing in hand (not a thing itself only taken
+    to be in hand), of anyone (doer empty) or the doer's (his agent or recipient)."""
+    recent = [e for _, e in r.ctx.history[-within:]] + r.events[:index]
+    return [
+        e
+        for e in recent
+        if "theme" in e.fields
+        and e.kind not in rl.words["not-held"]
+        and e.get("neg") != "1"
+        and not r.in_hand(e)
+        and (not doer or doer & (set(e.agent) | set(e.fields.get("to", ()))))
+    ]
+
+
 @rule("thing-in-hand")
 def thing_in_hand(r, subjects, rl) -> bool:
     """坐奠于薦南, 授主人, 反奠于豐上: an act that always handles a thing (yl:handlesThing) and
@@ -2477,22 +2559,70 @@ def thing_in_hand(r, subjects, rl) -> bool:
             continue
         if not (r.lex.has(event.kind, "handlesThing") or event in r.carried):
             continue
-        recent = [e for _, e in r.ctx.history[-int(rl.word("within")) :]] + r.events[:index]
-        held = [
-            e
-            for e in recent
-            if "theme" in e.fields
-            and e.kind not in rl.words["not-held"]
-            and e.get("neg") != "1"
-            and not r.in_hand(e)
-        ]
         doer = set(event.agent)
-        own = [e for e in held if doer & (set(e.agent) | set(e.fields.get("to", ())))]
+        held = _held(r, rl, index, int(rl.word("within")), doer=set())
+        own = _held(r, rl, index, int(rl.word("own-within")), doer)
         source = (own if doer else held) or held
         if source:
-            event.set("theme", source[-1].fields["theme"], "?")
+            things = source[-1].fields["theme"]
+            for other in _followed(r, rl, doer):  # 獲者執其薦，使人執俎從之，辟設于乏南
+                found = _held(r, rl, index, int(rl.word("within")), other)
+                things = (*found[-1].fields["theme"], *things) if found else things
+            event.set("theme", tuple(dict.fromkeys(things)), "?")
             done = True
     return done
+
+
+def _followed(r, rl, doer: set) -> list[set]:
+    """The one who just followed the doer carrying something, or whom the doer just followed
+    (從: 庶子執俎從之), when the act before is that following: each sets down his own thing."""
+    last = r.ctx.history[-1][1] if r.ctx.history else None
+    if not doer or last is None or last.kind not in rl.words["follow"]:
+        return []
+    party = set(last.agent) | set(last.fields.get("to", ()))
+    return [party - doer] if doer & party and party - doer else []
+
+
+@rule("thing-goes")
+def thing_goes(r, subjects, rl) -> bool:
+    """記 俎由東壁，自西階升: a thing and 由X opening a sentence, no one named, is the thing
+    going that way: no event, and the next act of the sentence moves it (rule thing-moved)."""
+    if subjects or not r.topic or set(r.before) != {"via"} or r.at or r.face:
+        return False
+    if not r.ctx.new_sentence:
+        return False
+    r.ctx.thing_going = (tuple(r.topic), r.before["via"], r.ctx.sentence)
+    return True
+
+
+@rule("thing-moved")
+def thing_moved(r, subjects, rl) -> bool:
+    """俎由東壁，自西階升 → 升 theme=俎 via=東壁: the act after a thing going some way (rule
+    thing-goes), in its sentence and naming no one, is that thing's going."""
+    going, r.ctx.thing_going = r.ctx.thing_going, None
+    if going is None or subjects or going[2] != r.ctx.sentence or not r.events:
+        return False
+    event = r.events[0]
+    if "theme" in event.fields or "via" in event.fields:
+        return False
+    event.set("theme", going[0])
+    event.set("via", going[1])
+    return True
+
+
+@rule("made-with")
+def made_with(r, subjects, rl) -> bool:
+    """記 …橫于上。醢以豆 / 士布侯，畫以鹿豕 / 旌，各以其物: a clause with no verb and no one,
+    only 以X, right after a clause with no act (a description, a thing named, a condition)
+    goes on describing: what the thing is held in or made with, no theme of an earlier act."""
+    if subjects or "theme" not in r.before or r.at_marked or r.face:
+        return False
+    if r.topic:
+        return True  # 醢以豆: a thing, and what it is held in
+    read = list(r.ctx.texts)
+    if len(read) < 2:
+        return False
+    return not (r.ctx.history and r.ctx.history[-1][0] == read[-2])
 
 
 @rule("elided-act")

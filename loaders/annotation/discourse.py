@@ -56,6 +56,9 @@ class Context:
     sent_to: tuple[str, ...] = ()  # the one a cup was just sent to (拜送爵): he drinks next
     cond_topic: tuple[str, ...] = ()  # 其笙，則獻諸西階上: the one the condition is about
     cond_subject: tuple[str, ...] = ()  # 若賓諸公卿大夫不勝，則不降: who does what follows
+    cond_things: tuple[str, ...] = ()  # 凡挾矢，於二指之間橫之: the things it names (之)
+    thing_going: tuple | None = None  # 俎由東壁: the thing, its way, the sentence (thing-goes)
+    named_things: tuple[tuple[str, ...], int, str] = ((), 0, "")  # 楅，髹: named alone (where)
     offered: set[str] = field(default_factory=set)  # those offered to (獻X)
     trace: list[str] = field(default_factory=list)  # ids of the rules applied (for the tests)
     notes: tuple[str, ...] = ()  # the 注 on the clause being read
