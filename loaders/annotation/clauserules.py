@@ -285,6 +285,21 @@ def _denied_thing(r, tokens, i, rl, category: str, field: str):
     return 2
 
 
+@rule("mat-for")
+def mat_for(r, tokens, i, rl):
+    """司宮筵賓于户西, 筵祝: a thing whose name is also an act (席, the mat and laying it),
+    written in another form of the thing only (筵) before any act of the clause and right
+    before a person, is that act done for him, as 席賓 (注: 筵，席也)."""
+    thing = tokens[i].of("object")
+    if r.events or len(tokens[i].kinds) != 1 or not thing or thing not in r.lex.forms["action"]:
+        return None
+    nxt = _next(tokens, i)
+    if nxt is None or not nxt.of("role") or tokens[i].text == thing:
+        return None
+    tokens[i] = Token(tokens[i].text, {"action": r.lex.forms["action"][thing]})
+    return 0
+
+
 @rule("bare-role")
 def bare_role(r, tokens, i, rl):
     """乃薦司正與射人一人…執冪二人 / 授執散爵: an act and its thing whose form with 者 is a
@@ -932,6 +947,8 @@ def owners_thing(r, tokens, i, rl):
     席 (laying a mat) done by the 公."""
     nxt = _next(tokens, i)
     role = tokens[i].of("role")
+    if not role and i and r.events and "action" in tokens[i - 1].kinds:
+        return _owners_place(r, tokens[i])
     if not (role and i and r.events and nxt is not None and "action" in tokens[i - 1].kinds):
         return None
     thing = nxt.of("object")
@@ -940,6 +957,21 @@ def owners_thing(r, tokens, i, rl):
     r.events[-1].set("theme", thing)
     r.events[-1].set("to", role)
     return 2
+
+
+def _owners_place(r: ClauseReader, token) -> int | None:
+    """設賓席: a place that is a role and such a thing (賓席, the guest's mat) written right
+    after the act is the thing, for the role."""
+    if not token.of("place") or "theme" in r.events[-1].fields:
+        return None
+    forms = r.lex.forms
+    for k in range(1, len(token.text)):
+        role, thing = forms["role"].get(token.text[:k]), token.text[k:]
+        if role and forms["object"].get(thing) and thing in forms["action"]:
+            r.events[-1].set("theme", forms["object"][thing])
+            r.events[-1].set("to", role)
+            return 1
+    return None
 
 
 @rule("asked-for")

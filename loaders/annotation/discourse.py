@@ -192,6 +192,28 @@ def returns_command(reader, event, text, rl: Rule) -> bool:
     return False
 
 
+@rule("added-mat")
+def added_mat(reader, event, text, rl) -> bool:
+    """司宮設賓席于户西，南面，有加席 / 小臣設公席于阼階上，西鄉。設加席: an added mat laid (or
+    denied) naming no one, right after one named laid a mat for one named in the same sentence
+    (a facing between), is laid by him on that mat: for the same one; not after a mat laid by
+    no one named (席于阼階西，北面，東上。無加席)."""
+    if not set(event.fields.get("theme", ())) & set(rl.words["added"]):
+        return False
+    last = next(((cid, e) for cid, e in reversed(reader.ctx.history) if not e.modifier), None)
+    if last is None or sentence_of(last[0]) != reader.ctx.sentence:
+        return False
+    laid = last[1]
+    named = bool(laid.agent) and not laid.marks.get("agent")
+    if laid.kind not in rl.words["lays"] or not named or "to" not in laid.fields:
+        return False
+    if laid.marks.get("to") == "?":
+        return False
+    event.set("agent", laid.agent, "^")
+    event.set("to", laid.fields["to"], "?")
+    return True
+
+
 @rule("setting-out-unstated")
 def setting_out_unstated(reader, event, text, rl) -> bool:
     lex = reader.lex
