@@ -2295,11 +2295,18 @@ def _paired(r: ClauseReader, event: Event) -> bool:
 
 def _counterpart(r: ClauseReader, event: Event, other: tuple[str, ...]) -> tuple[str, ...]:
     """受酬者拜: the other party of a role with a counterpart (yl:counterpart: the one pledged,
-    the one pledging) is that counterpart, not an officer who only called him (the 司正)."""
+    the one pledging) is that counterpart, not an officer who only called him (the 司正), nor
+    another of his own kind in the round (酬者不拜: to the 受酬者, not the 卒受者, last to act)."""
     mine = r.lex.counterparts.get(event.agent[0], ()) if len(event.agent) == 1 else ()
-    if mine and (not other or r.officiants(other)):
+    if mine and (not other or r.officiants(other) or _same_kind(r, event.agent[0], other)):
         return mine
     return other
+
+
+def _same_kind(r: ClauseReader, role: str, others: tuple[str, ...]) -> bool:
+    """Whether every one of ``others`` is of a class of ``role`` (guests among guests)."""
+    classes = r.lex.role_classes.get(role, frozenset())
+    return all(r.lex.role_classes.get(o, frozenset()) & classes for o in others)
 
 
 def _partner_of(r: ClauseReader, event: Event, other: tuple[str, ...], rl: Rule):
