@@ -1933,13 +1933,17 @@ def _mutual(r: ClauseReader, event: Event) -> bool:
 @rule("homage-to-ruler")
 def homage_to_ruler(r, subjects, rl) -> bool:
     """再拜稽首 by a subject, in a rite with a ruler, is to the ruler (稽首 is yl:toRuler): to
-    the 公, not to the 射人, 小臣 or 大夫 who spoke his command; the 再拜 just before it with it."""
+    the 公, not to the 射人, 小臣 or 大夫 who spoke his command; the 再拜 just before it with it.
+    So is a bow made below the hall, just after going down in its clause (降拜, 下拜): not to the
+    one who last took a cup from him (若飲公，則侍射者降…降拜: not the 執爵者)."""
     ruler = rl.word("ruler")
     if not any(ruler in e.agent or ruler in e.fields.get("to", ()) for _, e in r.ctx.history):
         return False
     done = False
     for index, event in enumerate(r.events):
-        if not r.lex.has(event.kind, "toRuler") or ruler in event.agent or not event.agent:
+        if ruler in event.agent or not event.agent:
+            continue
+        if not (r.lex.has(event.kind, "toRuler") or _bow_below(r, index, rl)):
             continue
         before = r.events[index - 1] if index else (r.ctx.history[-1][1] if r.ctx.history else None)
         for bow in (event, before):
@@ -1949,6 +1953,23 @@ def homage_to_ruler(r, subjects, rl) -> bool:
                 done = done or bow.get("to") != ruler
                 bow.set("to", ruler, "?")
     return done
+
+
+def _bow_below(r: ClauseReader, index: int, rl: Rule) -> bool:
+    """降拜, 下拜: a bow just after going down, by the same one, in one clause, while the ruler
+    is at hand: he acted or was addressed in the last acts, or the sentence names him (若飲公)."""
+    event = r.events[index]
+    if not index or event.kind != rl.word("bow"):
+        return False
+    down = r.events[index - 1]
+    if down.kind != rl.word("down") or down.agent != event.agent:
+        return False
+    ruler = rl.word("ruler")
+    recent = r.ctx.history[-int(rl.word("within")) :]
+    if any(ruler in e.agent or ruler in e.fields.get("to", ()) for _, e in recent):
+        return True
+    said = [t for pid, t in r.ctx.texts.items() if sentence_of(pid) == r.ctx.sentence]
+    return any(ruler == tok.of("role") for t in said for tok in tokenize(t, r.lex))
 
 
 @rule("to-the-ruler")
