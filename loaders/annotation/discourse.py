@@ -956,7 +956,7 @@ def commanded_answers(pid, events, lexicon, ctx, rl) -> bool:
 
 def _calls(event: Event, pid: str, ctx: Context, rl: Rule) -> bool:
     """作射如初, 作取矢如初: a call naming no one is answered like a command; not one whose
-    clause ends naming those called in words the ontology lacks (作升飲射爵者)."""
+    clause ends naming those called (作升飲射爵者: the 升飲者)."""
     return event.kind in rl.words["calls"] and not ctx.texts.get(pid, "").endswith(rl.word("zhe"))
 
 
