@@ -17,7 +17,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from yili_kg.loaders.annotation.annotations import Event, paragraph_of, sentence_of
-from yili_kg.loaders.annotation.discourse import shooters
+from yili_kg.loaders.annotation.discourse import shooters, told_just_before
 from yili_kg.loaders.annotation.rules import Rule, rule, rule_named, word_class, word_values
 from yili_kg.loaders.iris import YL
 from yili_kg.loaders.terms.tokens import Token, tokenize
@@ -1987,6 +1987,11 @@ def to_the_ruler(r, subjects, rl) -> bool:
         ):
             continue  # 君曰無不醉: the ruler's own words
         if event.get("neg") == "1" or ("to" in event.fields and event.marks.get("to") != "?"):
+            continue
+        told = () if r.events.index(event) else told_just_before(r.ctx, event, rl.words["reports"])
+        if told:  # 賓告于擯者，請旅諸臣: what he says to the 擯者, who reports to the 公
+            done = True  # (kept from the ruler)
+            event.set("to", told, "?")
             continue
         done = done or event.get("to") != ruler
         event.set("to", ruler, "?")

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from yili_kg.loaders.annotation.annotations import Event, paragraph_of, sentence_of
-from yili_kg.loaders.annotation.rules import Rule, one_word, rule, rules
+from yili_kg.loaders.annotation.rules import Rule, one_word, rule, rule_named, rules
 from yili_kg.loaders.iris import YL
 from yili_kg.loaders.terms.lexicon import Lexicon
 from yili_kg.loaders.terms.tokens import tokenize
@@ -960,6 +960,19 @@ def _calls(event: Event, pid: str, ctx: Context, rl: Rule) -> bool:
     return event.kind in rl.words["calls"] and not ctx.texts.get(pid, "").endswith(rl.word("zhe"))
 
 
+def told_just_before(ctx: Context, event: Event, reports) -> tuple[str, ...]:
+    """賓告于擯者，請旅諸臣: the one a report (告) just before, in the sentence, by the same
+    one, was made to by name: a request after it naming no one is what he says to him."""
+    if not ctx.history:
+        return ()
+    pid, last = ctx.history[-1]
+    if sentence_of(pid) != ctx.sentence or last.kind not in reports:
+        return ()
+    if last.agent != event.agent or last.marks.get("to"):
+        return ()
+    return last.fields.get("to", ())
+
+
 @rule("request-answered")
 def request_answered(pid, events, lexicon, ctx, rl) -> bool:
     """射人請立司正。公許: a 請 that names no one it is made to was made to the one who grants
@@ -973,6 +986,8 @@ def request_answered(pid, events, lexicon, ctx, rl) -> bool:
     )
     for event in events:
         implied = "to" not in event.fields or event.marks.get("to") == "?"
+        if told_just_before(ctx, event, rule_named("to-the-ruler").words["reports"]):
+            continue  # 賓告于擯者，請旅諸臣: said to the 擯者, who reports it to the 公
         if lexicon.is_a(event.kind, rl.word("request")) and event.agent and implied:
             ctx.open_request = (event, paragraph, ctx.clauses)
     return found
