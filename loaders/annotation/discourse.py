@@ -1117,7 +1117,8 @@ def answered_bow(pid, events, lexicon, ctx, rl) -> bool:
 def handed_to_receiver(pid, events, lexicon, ctx, rl) -> bool:
     """升實觶以授。賓諸公卿大夫受觶于席 (宰授几。主人受): a handing over naming no one, in the
     clause just before, was to the one the text names receiving it there, implied (to=X?)."""
-    taker = next((e for e in _named(events) if e.kind in rl.words["receive"]), None)
+    takers = [e for e in events if not e.modifier and e.agent]  # named, or carried: 受觶
+    taker = next((e for e in takers if e.kind in rl.words["receive"]), None)
     if taker is None or not ctx.history or _denied(taker):
         return False
     found = False
