@@ -2021,6 +2021,34 @@ def zhu_names_party(r, subjects, rl) -> bool:
     return done
 
 
+@rule("zhu-names-commanded")
+def zhu_names_commanded(r, subjects, rl) -> bool:
+    """司射命射 (注: 司射命賓及諸公卿大夫射): a 注 that opens restating the clause's command, its
+    subject and the verb, and then names persons (joined by 及, 與 or nothing) names those
+    commanded, for a command of the clause that names no one (or only by guess)."""
+    commands = [
+        e
+        for e in r.events
+        if e.kind in r.lex.frames["command"]
+        and e.agent
+        and ("to" not in e.fields or e.marks.get("to") == "?")
+    ]
+    if not commands or not r.ctx.notes:
+        return False
+    roles, joins = _role_names(r), "|".join(map(re.escape, rl.words["and"]))
+    note = re.sub(r"[，。、；：！？「」]", "", r.ctx.notes[0])
+    done = False
+    for event in commands:
+        head = "|".join(map(re.escape, event.agent))
+        found = re.match(f"^(?:{head}){re.escape(event.kind)}((?:(?:{joins})?(?:{roles}))+)", note)
+        if not found:
+            continue
+        named = re.findall(roles, found.group(1))
+        event.set("to", tuple(dict.fromkeys(r.lex.forms["role"][n] for n in named)), "?")
+        done = True
+    return done
+
+
 def _role_names(r: ClauseReader) -> str:
     """Every name of a role, longest first, as one regular-expression alternation (for the
     rules that find roles in the 注 or the clause's words: zhu-names-party, zhu-names-speaker,
