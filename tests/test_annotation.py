@@ -617,3 +617,15 @@ def test_a_push_of_the_bow_salutes_no_one():
     assert format_events(pushed.events) == "揖 agent=司馬 theme=弓"
     bowed, _ = annotate_example("司射升自西階，司馬降自西階。司馬西南面，揖")
     assert bowed.events[0].fields.get("to") == ("司射",)
+
+
+def test_an_added_mat_after_a_mat_laid_by_no_one_named_is_no_ones():
+    # rule added-mat: not after a mat laid by no one named (燕禮, 大射儀 若有諸公…席于阼階西，
+    # 北面，東上。無加席): laid by no one named, for no one
+    from yili_kg.loaders.annotation.annotate import annotate_example
+
+    record, rules = annotate_example(
+        "若有諸公，則先卿獻之，如獻卿之禮。席于阼階西，北面，東上。無加席"
+    )
+    assert format_events(record.events) == "設 theme=加席 neg=1 noagent=unstated"
+    assert "added-mat" not in rules

@@ -32,6 +32,8 @@ from yili_kg.loaders.annotation.rules import one_word, rule_named, rules, word_c
 from yili_kg.loaders.iris import YL
 from yili_kg.loaders.terms.lexicon import Lexicon, default_lexicon
 from yili_kg.loaders.terms.tokens import Token, tokenize  # noqa: F401 (the annotator's tokens)
+from yili_kg.loaders.text.published import SUFFIX
+from yili_kg.loaders.witnesses.texts import Passage
 
 
 class ClauseReader:
@@ -751,6 +753,7 @@ def annotate_text(texts: Iterable[str], lexicon: Lexicon | None = None) -> list[
 
 
 _SENTENCES: dict[str, list] = {}
+_NEXT_CLAUSE: dict[str, Passage] = {}  # clause id → the clause after it in the text
 
 
 _NEXT_SENTENCE: dict[str, str] = {}  # sentence id → the next one of the text read
@@ -795,12 +798,20 @@ def _generic_condition(pid: str, text: str, lexicon: Lexicon) -> bool:
 
 
 def _followed_by_ze(pid: str) -> bool:
-    """X，則Y: a clause followed in its sentence by one beginning with 則 states a condition."""
+    """X，則Y: a clause followed in its sentence by one beginning with 則 states a condition;
+    the clause next in the text, within the paragraph, when clauses re-cut (…v2) put the two
+    in sentences of different numbers (無諸公，則大夫辭加席)."""
     clauses = _SENTENCES.get(sentence_of(pid), [])
     ids = [c.id for c in clauses]
-    if pid not in ids or ids.index(pid) + 1 >= len(ids):
+    if pid not in ids:
         return False
-    return clauses[ids.index(pid) + 1].text.startswith(one_word("condition-then"))
+    if ids.index(pid) + 1 < len(ids):
+        return clauses[ids.index(pid) + 1].text.startswith(one_word("condition-then"))
+    after = _NEXT_CLAUSE.get(pid)
+    if after is None or paragraph_of(after.id) != paragraph_of(pid):
+        return False
+    recut = SUFFIX in pid or SUFFIX in after.id  # a clause published re-cut (jing/131.2.1v2)
+    return recut and after.text.startswith(one_word("condition-then"))
 
 
 def annotate_clauses(clauses, lexicon: Lexicon | None = None, notes=None) -> list[Record]:
@@ -831,6 +842,8 @@ def _annotate(clauses, lexicon: Lexicon, notes=None):
         _SENTENCES.setdefault(sentence_of(clause.id), []).append(clause)
     _NEXT_SENTENCE.clear()
     _NEXT_SENTENCE.update(zip(_SENTENCES, list(_SENTENCES)[1:], strict=False))
+    _NEXT_CLAUSE.clear()
+    _NEXT_CLAUSE.update((a.id, b) for a, b in zip(clauses, list(clauses)[1:], strict=False))
     ctx = Context()
     for clause in clauses:
         if clause.id in ("jing/1.1.1",) or clause.level == "heading":

@@ -17,7 +17,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from yili_kg.loaders.annotation.annotations import Event, paragraph_of, sentence_of
-from yili_kg.loaders.annotation.discourse import shooters
+from yili_kg.loaders.annotation.discourse import shooters, told_just_before
 from yili_kg.loaders.annotation.rules import Rule, rule, rule_named, word_class, word_values
 from yili_kg.loaders.iris import YL
 from yili_kg.loaders.terms.tokens import Token, tokenize
@@ -283,6 +283,21 @@ def _denied_thing(r, tokens, i, rl, category: str, field: str):
     event.set(field, nxt.of(category))
     event.set("neg", "1")
     return 2
+
+
+@rule("mat-for")
+def mat_for(r, tokens, i, rl):
+    """司宮筵賓于户西, 筵祝: a thing whose name is also an act (席, the mat and laying it),
+    written in another form of the thing only (筵) before any act of the clause and right
+    before a person, is that act done for him, as 席賓 (注: 筵，席也)."""
+    thing = tokens[i].of("object")
+    if r.events or len(tokens[i].kinds) != 1 or not thing or thing not in r.lex.forms["action"]:
+        return None
+    nxt = _next(tokens, i)
+    if nxt is None or not nxt.of("role") or tokens[i].text == thing:
+        return None
+    tokens[i] = Token(tokens[i].text, {"action": r.lex.forms["action"][thing]})
+    return 0
 
 
 @rule("bare-role")
@@ -932,6 +947,8 @@ def owners_thing(r, tokens, i, rl):
     席 (laying a mat) done by the 公."""
     nxt = _next(tokens, i)
     role = tokens[i].of("role")
+    if not role and i and r.events and "action" in tokens[i - 1].kinds:
+        return _owners_place(r, tokens[i])
     if not (role and i and r.events and nxt is not None and "action" in tokens[i - 1].kinds):
         return None
     thing = nxt.of("object")
@@ -940,6 +957,21 @@ def owners_thing(r, tokens, i, rl):
     r.events[-1].set("theme", thing)
     r.events[-1].set("to", role)
     return 2
+
+
+def _owners_place(r: ClauseReader, token) -> int | None:
+    """設賓席: a place that is a role and such a thing (賓席, the guest's mat) written right
+    after the act is the thing, for the role."""
+    if not token.of("place") or "theme" in r.events[-1].fields:
+        return None
+    forms = r.lex.forms
+    for k in range(1, len(token.text)):
+        role, thing = forms["role"].get(token.text[:k]), token.text[k:]
+        if role and forms["object"].get(thing) and thing in forms["action"]:
+            r.events[-1].set("theme", forms["object"][thing])
+            r.events[-1].set("to", role)
+            return 1
+    return None
 
 
 @rule("asked-for")
@@ -1901,13 +1933,17 @@ def _mutual(r: ClauseReader, event: Event) -> bool:
 @rule("homage-to-ruler")
 def homage_to_ruler(r, subjects, rl) -> bool:
     """再拜稽首 by a subject, in a rite with a ruler, is to the ruler (稽首 is yl:toRuler): to
-    the 公, not to the 射人, 小臣 or 大夫 who spoke his command; the 再拜 just before it with it."""
+    the 公, not to the 射人, 小臣 or 大夫 who spoke his command; the 再拜 just before it with it.
+    So is a bow made below the hall, just after going down in its clause (降拜, 下拜): not to the
+    one who last took a cup from him (若飲公，則侍射者降…降拜: not the 執爵者)."""
     ruler = rl.word("ruler")
     if not any(ruler in e.agent or ruler in e.fields.get("to", ()) for _, e in r.ctx.history):
         return False
     done = False
     for index, event in enumerate(r.events):
-        if not r.lex.has(event.kind, "toRuler") or ruler in event.agent or not event.agent:
+        if ruler in event.agent or not event.agent:
+            continue
+        if not (r.lex.has(event.kind, "toRuler") or _bow_below(r, index, rl)):
             continue
         before = r.events[index - 1] if index else (r.ctx.history[-1][1] if r.ctx.history else None)
         for bow in (event, before):
@@ -1917,6 +1953,23 @@ def homage_to_ruler(r, subjects, rl) -> bool:
                 done = done or bow.get("to") != ruler
                 bow.set("to", ruler, "?")
     return done
+
+
+def _bow_below(r: ClauseReader, index: int, rl: Rule) -> bool:
+    """降拜, 下拜: a bow just after going down, by the same one, in one clause, while the ruler
+    is at hand: he acted or was addressed in the last acts, or the sentence names him (若飲公)."""
+    event = r.events[index]
+    if not index or event.kind != rl.word("bow"):
+        return False
+    down = r.events[index - 1]
+    if down.kind != rl.word("down") or down.agent != event.agent:
+        return False
+    ruler = rl.word("ruler")
+    recent = r.ctx.history[-int(rl.word("within")) :]
+    if any(ruler in e.agent or ruler in e.fields.get("to", ()) for _, e in recent):
+        return True
+    said = [t for pid, t in r.ctx.texts.items() if sentence_of(pid) == r.ctx.sentence]
+    return any(ruler == tok.of("role") for t in said for tok in tokenize(t, r.lex))
 
 
 @rule("to-the-ruler")
@@ -1934,6 +1987,11 @@ def to_the_ruler(r, subjects, rl) -> bool:
         ):
             continue  # 君曰無不醉: the ruler's own words
         if event.get("neg") == "1" or ("to" in event.fields and event.marks.get("to") != "?"):
+            continue
+        told = () if r.events.index(event) else told_just_before(r.ctx, event, rl.words["reports"])
+        if told:  # 賓告于擯者，請旅諸臣: what he says to the 擯者, who reports to the 公
+            done = True  # (kept from the ruler)
+            event.set("to", told, "?")
             continue
         done = done or event.get("to") != ruler
         event.set("to", ruler, "?")
@@ -1960,6 +2018,34 @@ def zhu_names_party(r, subjects, rl) -> bool:
                 continue
             event.set("to", party, "?")
             done = True
+    return done
+
+
+@rule("zhu-names-commanded")
+def zhu_names_commanded(r, subjects, rl) -> bool:
+    """司射命射 (注: 司射命賓及諸公卿大夫射): a 注 that opens restating the clause's command, its
+    subject and the verb, and then names persons (joined by 及, 與 or nothing) names those
+    commanded, for a command of the clause that names no one (or only by guess)."""
+    commands = [
+        e
+        for e in r.events
+        if e.kind in r.lex.frames["command"]
+        and e.agent
+        and ("to" not in e.fields or e.marks.get("to") == "?")
+    ]
+    if not commands or not r.ctx.notes:
+        return False
+    roles, joins = _role_names(r), "|".join(map(re.escape, rl.words["and"]))
+    note = re.sub(r"[，。、；：！？「」]", "", r.ctx.notes[0])
+    done = False
+    for event in commands:
+        head = "|".join(map(re.escape, event.agent))
+        found = re.match(f"^(?:{head}){re.escape(event.kind)}((?:(?:{joins})?(?:{roles}))+)", note)
+        if not found:
+            continue
+        named = re.findall(roles, found.group(1))
+        event.set("to", tuple(dict.fromkeys(r.lex.forms["role"][n] for n in named)), "?")
+        done = True
     return done
 
 
@@ -2263,11 +2349,18 @@ def _paired(r: ClauseReader, event: Event) -> bool:
 
 def _counterpart(r: ClauseReader, event: Event, other: tuple[str, ...]) -> tuple[str, ...]:
     """受酬者拜: the other party of a role with a counterpart (yl:counterpart: the one pledged,
-    the one pledging) is that counterpart, not an officer who only called him (the 司正)."""
+    the one pledging) is that counterpart, not an officer who only called him (the 司正), nor
+    another of his own kind in the round (酬者不拜: to the 受酬者, not the 卒受者, last to act)."""
     mine = r.lex.counterparts.get(event.agent[0], ()) if len(event.agent) == 1 else ()
-    if mine and (not other or r.officiants(other)):
+    if mine and (not other or r.officiants(other) or _same_kind(r, event.agent[0], other)):
         return mine
     return other
+
+
+def _same_kind(r: ClauseReader, role: str, others: tuple[str, ...]) -> bool:
+    """Whether every one of ``others`` is of a class of ``role`` (guests among guests)."""
+    classes = r.lex.role_classes.get(role, frozenset())
+    return all(r.lex.role_classes.get(o, frozenset()) & classes for o in others)
 
 
 def _partner_of(r: ClauseReader, event: Event, other: tuple[str, ...], rl: Rule):

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from yili_kg.loaders.annotation.annotations import Event, paragraph_of, sentence_of
-from yili_kg.loaders.annotation.rules import Rule, one_word, rule, rules
+from yili_kg.loaders.annotation.rules import Rule, one_word, rule, rule_named, rules
 from yili_kg.loaders.iris import YL
 from yili_kg.loaders.terms.lexicon import Lexicon
 from yili_kg.loaders.terms.tokens import tokenize
@@ -190,6 +190,28 @@ def returns_command(reader, event, text, rl: Rule) -> bool:
             event.set("agent", earlier.agent, "^")
             return True
     return False
+
+
+@rule("added-mat")
+def added_mat(reader, event, text, rl) -> bool:
+    """司宮設賓席于户西，南面，有加席 / 小臣設公席于阼階上，西鄉。設加席: an added mat laid (or
+    denied) naming no one, right after one named laid a mat for one named in the same sentence
+    (a facing between), is laid by him on that mat: for the same one; not after a mat laid by
+    no one named (席于阼階西，北面，東上。無加席)."""
+    if not set(event.fields.get("theme", ())) & set(rl.words["added"]):
+        return False
+    last = next(((cid, e) for cid, e in reversed(reader.ctx.history) if not e.modifier), None)
+    if last is None or sentence_of(last[0]) != reader.ctx.sentence:
+        return False
+    laid = last[1]
+    named = bool(laid.agent) and not laid.marks.get("agent")
+    if laid.kind not in rl.words["lays"] or not named or "to" not in laid.fields:
+        return False
+    if laid.marks.get("to") == "?":
+        return False
+    event.set("agent", laid.agent, "^")
+    event.set("to", laid.fields["to"], "?")
+    return True
 
 
 @rule("setting-out-unstated")
@@ -934,8 +956,21 @@ def commanded_answers(pid, events, lexicon, ctx, rl) -> bool:
 
 def _calls(event: Event, pid: str, ctx: Context, rl: Rule) -> bool:
     """作射如初, 作取矢如初: a call naming no one is answered like a command; not one whose
-    clause ends naming those called in words the ontology lacks (作升飲射爵者)."""
+    clause ends naming those called (作升飲射爵者: the 升飲者)."""
     return event.kind in rl.words["calls"] and not ctx.texts.get(pid, "").endswith(rl.word("zhe"))
+
+
+def told_just_before(ctx: Context, event: Event, reports) -> tuple[str, ...]:
+    """賓告于擯者，請旅諸臣: the one a report (告) just before, in the sentence, by the same
+    one, was made to by name: a request after it naming no one is what he says to him."""
+    if not ctx.history:
+        return ()
+    pid, last = ctx.history[-1]
+    if sentence_of(pid) != ctx.sentence or last.kind not in reports:
+        return ()
+    if last.agent != event.agent or last.marks.get("to"):
+        return ()
+    return last.fields.get("to", ())
 
 
 @rule("request-answered")
@@ -951,6 +986,8 @@ def request_answered(pid, events, lexicon, ctx, rl) -> bool:
     )
     for event in events:
         implied = "to" not in event.fields or event.marks.get("to") == "?"
+        if told_just_before(ctx, event, rule_named("to-the-ruler").words["reports"]):
+            continue  # 賓告于擯者，請旅諸臣: said to the 擯者, who reports it to the 公
         if lexicon.is_a(event.kind, rl.word("request")) and event.agent and implied:
             ctx.open_request = (event, paragraph, ctx.clauses)
     return found
@@ -1080,7 +1117,8 @@ def answered_bow(pid, events, lexicon, ctx, rl) -> bool:
 def handed_to_receiver(pid, events, lexicon, ctx, rl) -> bool:
     """升實觶以授。賓諸公卿大夫受觶于席 (宰授几。主人受): a handing over naming no one, in the
     clause just before, was to the one the text names receiving it there, implied (to=X?)."""
-    taker = next((e for e in _named(events) if e.kind in rl.words["receive"]), None)
+    takers = [e for e in events if not e.modifier and e.agent]  # named, or carried: 受觶
+    taker = next((e for e in takers if e.kind in rl.words["receive"]), None)
     if taker is None or not ctx.history or _denied(taker):
         return False
     found = False
