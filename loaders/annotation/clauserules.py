@@ -2244,11 +2244,25 @@ def implied_recipient(r, subjects, rl) -> bool:
             continue
         if event.kind in rl.words["push"] and "theme" in event.fields:
             continue  # 揖弓: a push of the bow toward the target (注: 揖，推之), no one saluted
-        other = _counterpart(r, event, _partner_of(r, event, r.other_party(event), rl))
+        other = _washer(r, event, rl) or _counterpart(
+            r, event, _partner_of(r, event, r.other_party(event), rl)
+        )
         if other:
             event.set("to", other, "?")
             done = True
     return done
+
+
+def _washer(r: ClauseReader, event: Event, rl: Rule) -> tuple[str, ...]:
+    """記 衆賓之長，一人辭洗: a guest (yl:Guest) declining the washing, or bowing for it, with
+    no one named does so to the host, who washes the cup for the guests (疏: 賓辭主人為己洗爵),
+    not the last other person the text named."""
+    if event.kind not in rl.words["for-washing"] or not event.agent:
+        return ()
+    guest = r.lex.label(YL.Guest)
+    if not all(guest in r.lex.role_classes.get(a, ()) for a in event.agent):
+        return ()
+    return (rl.word("host"),)
 
 
 def _paired(r: ClauseReader, event: Event) -> bool:
@@ -2710,6 +2724,19 @@ def walks_by(r, subjects, rl) -> bool:
         return False
     event = r.new_event(rl.word("act"))
     event.set("agent", ctx.agent, "^")
+    return True
+
+
+@rule("owner-listed")
+def owner_listed(r, subjects, rl) -> bool:
+    """記 主人俎，脊、脅、臂、肺: a person and a thing, no verb, no place nor facing, in the 記,
+    is whose the thing is: no one left as the subject of the next clause (進腠 is how the meat
+    lies, not the host going forward; 三作而不徒爵, of no one named)."""
+    if not (subjects and r.topic) or r.at or r.face or r.before or r.upper:
+        return False
+    if not r.ctx.sentence.startswith(rl.words["part"]):
+        return False
+    r.ctx.pending = None
     return True
 
 
