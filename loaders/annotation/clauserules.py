@@ -1552,6 +1552,30 @@ def named_agent(r, subjects, rl) -> bool:
     return done
 
 
+@rule("named-doer-again")
+def named_doer_again(r, subjects, rl) -> bool:
+    """酌膳，執冪如初 / 執冪如初: an act and its thing done again as at first (如初), naming no
+    one, whose form with 者 is a role (執冪者), is that role's, implied, as it was at first
+    (執冪者舉冪), not the one carried over who pours."""
+    if subjects or rl.word("like") not in r.text:
+        return False
+    roles = r.lex.forms["role"]
+    done = False
+    for event in r.events:
+        if event.get("like") != rl.word("first") or event.marks.get("agent") != "^":
+            continue
+        start = r.text.find(event.kind)
+        head = r.text[start : r.text.find(rl.word("like"), start)] if start >= 0 else ""
+        thing = head[len(event.kind) :] if head.startswith(event.kind) else ""
+        things = tokenize(thing, r.lex)
+        named = bool(things) and all(t.of("object") for t in things)
+        role = roles.get(head + rl.word("doer")) if named else None
+        if role and role not in event.agent:
+            event.set("agent", (role,), "?")
+            done = True
+    return done
+
+
 @rule("not-yet-done")
 def not_yet_done(r, subjects, rl) -> bool:
     """未旅; 獲而未釋獲: an act the text says has not yet been done (未 just before it), in a
