@@ -2398,7 +2398,10 @@ def served_persons(r, subjects, rl) -> bool:
     """祝史小臣師亦就其位而薦之; 司正，既舉觶而薦諸其位: the dishes set out for them (之, 諸)
     are for the persons the clause names, not set out by them: 薦 to=them, no one named who
     sets them out, nor who goes to their places (就其位: the server's); with no one named, the
-    persons the clause before in the sentence named (記 司正既舉觶，而薦諸其位)."""
+    persons the clause before in the sentence named (記 司正既舉觶，而薦諸其位); so are dishes set
+    out for all (皆薦) of the persons a clause with no verb named just before (記 樂正與立者，
+    皆薦以齒: 注 既飲皆薦於其位)."""
+    topic = bool(subjects) and not r.subjects and r.all_  # 樂正與立者，皆薦以齒
     subjects = subjects or _named_before_in_sentence(r)
     if not subjects:
         return False
@@ -2407,7 +2410,7 @@ def served_persons(r, subjects, rl) -> bool:
     for index, event in enumerate(r.events):
         if event.kind not in rl.words["acts"] or "to" in event.fields:
             continue
-        if not any(event.kind + it in text for it in rl.words["it"]):
+        if not (topic or any(event.kind + it in text for it in rl.words["it"])):
             continue
         _served_by_no_one(event)
         event.set("to", subjects, "?")
@@ -2895,17 +2898,53 @@ def _laid_at(event: Event, place) -> Event:
     return event
 
 
+def _faced_next(r, rl) -> bool:
+    """記 立者，東面北上: a clause that is only persons, followed by the last clause of its
+    sentence, which is only a facing (and an end of honour)."""
+    rest = r.ctx.rest_of_sentence
+    if r.at or r.topic or r.before or len(rest) != 1:
+        return False
+    tokens = tokenize(rest[0], r.lex)
+    marks = rl.words["facing-marks"]
+    return any(t.of("direction") for t in tokens) and all(
+        t.of("direction") or t.text in marks for t in tokens
+    )
+
+
+def _after_persons(r) -> bool:
+    """西面北上, ending its sentence, right after a clause that was only persons (主人之贊者)."""
+    ctx = r.ctx
+    return bool(
+        ctx.ends_sentence
+        and ctx.pending
+        and ctx.pending[0]
+        and not ctx.pending[1]
+        and ctx.pending_at == ctx.clauses - 1
+        and ctx.pending_sentence == ctx.sentence
+        and not (r.at or r.topic or r.before)
+    )
+
+
 @rule("verbless-stance")
 def verbless_stance(r, subjects, rl) -> bool:
     """司馬正東面 (the last clause of its sentence, no verb): where he stands, 立 with the
     subject, the facing and any place."""
     ctx = r.ctx
-    if not subjects or not r.face:
+    if subjects and not r.face and _faced_next(r, rl):
+        if rl.word("act") not in r.text:
+            return False  # 主人之贊者，西面北上: the stance is the facing's clause (faced-row)
+        ctx.pending = None  # 記 立者，東面北上: those standing; the facing is added next (+)
+    elif not subjects and r.face and _after_persons(r):
+        subjects = ctx.pending[0]  # 主人之贊者，西面北上: they stand so
+        ctx.pending = None
+    elif not subjects or not r.face:
         return False  # 膳宰具官饌于寢東: a place alone may wait for a verb the lexicon lacks
-    if not ctx.ends_sentence or ctx.pending:
+    elif not ctx.ends_sentence or ctx.pending:
         return False
     event = r.new_event(rl.word("act"))
-    event.set("agent", subjects)
+    event.set("agent", subjects, "" if r.subjects else "^")
+    if r.upper:
+        event.set("upper", r.upper)  # 立者東面北上
     last = ctx.history[-1][1] if ctx.history else None
     if last is not None and last.agent and set(subjects) <= set(last.fields.get("to", ())):
         event.fields["_aside"] = ("1",)  # 南鄉爾卿。卿西面北上: those bowed to take their places
