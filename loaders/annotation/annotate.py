@@ -562,7 +562,8 @@ class ClauseReader:
             else:
                 event.fields["noagent"] = ("unstated",)
         elif subjects:
-            event.set("agent", subjects)
+            if "noagent" not in event.fields:  # 公樂作而后就物: the music, no one, is played
+                event.set("agent", subjects)
         elif index > 0 and self.events[0].agent:
             event.set("agent", self.events[0].agent, self.events[0].marks.get("agent", ""))
         else:
