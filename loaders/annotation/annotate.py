@@ -630,6 +630,9 @@ def annotate_clause(pid: str, text: str, lexicon: Lexicon, ctx: Context) -> Reco
         return Record(pid, record_text, [], reason="cond")
     then = one_word("condition-then")  # 則
     body = text.split(then, 1)[1] if then in text and text.index(then) < 4 else text
+    head, body = _temporal_head(pid, body, lexicon)
+    if head:
+        ctx.condition = head  # 記 既舉觶而薦諸其位: once he has raised it, the dishes
     ctx.clauses += 1
     events = ClauseReader(lexicon, ctx).read(body)
     ctx.condition = None
@@ -778,12 +781,19 @@ def _generic_condition(pid: str, text: str, lexicon: Lexicon) -> bool:
     >>> format_events(record.events)
     '橫 theme=矢? cond=凡挾矢 noagent=unstated'
     """
+    tokens = tokenize(text, lexicon)
+    named = 0  # 記 司正既舉觶，而薦諸其位: the persons before a temporal 既
+    while named < len(tokens) and tokens[named].of("role"):
+        named += 1
+    rest = "".join(t.text for t in tokens[named:])
+    if named and not rest.startswith(one_word("perfective")):
+        return False
     if not any(
-        pid.startswith(part) and text.startswith(word)  # 凡, 既 (in the 記: ji/)
+        pid.startswith(part) and rest.startswith(word)  # 凡, 既 (in the 記: ji/)
         for word, part in word_values("condition-generic").items()
     ):
         return False
-    tokens = tokenize(text, lexicon)
+    tokens = tokens[named:]
     if any(t.of("role") for t in tokens) or len([t for t in tokens if t.of("action")]) != 1:
         return False
     if text.endswith(rule_named("commanded-act").word("doer")) or any(
@@ -793,6 +803,20 @@ def _generic_condition(pid: str, text: str, lexicon: Lexicon) -> bool:
     clauses = _SENTENCES.get(sentence_of(pid), [])
     ids = [c.id for c in clauses]
     return pid in ids and ids.index(pid) + 1 < len(ids)
+
+
+def _temporal_head(pid: str, text: str, lexicon: Lexicon) -> tuple[str, str]:
+    """記 既舉觶而薦諸其位: a clause of the 記 opening with a temporal 既 and one act, then 而
+    and more, is the condition (既舉觶) of what follows 而, in one clause ("" and the text when
+    it is not so)."""
+    since, and_ = one_word("perfective"), one_word("temporal-then")
+    if not (pid.startswith(word_values("condition-generic")[since]) and text.startswith(since)):
+        return "", text
+    head, _, rest = text.partition(and_)
+    acts = [t for t in tokenize(head, lexicon) if t.of("action")]
+    if not rest or len(acts) != 1 or any(t.of("role") for t in tokenize(head, lexicon)):
+        return "", text
+    return head, rest
 
 
 def _followed_by_ze(pid: str) -> bool:

@@ -2402,7 +2402,7 @@ def served_persons(r, subjects, rl) -> bool:
     out for all (皆薦) of the persons a clause with no verb named just before (記 樂正與立者，
     皆薦以齒: 注 既飲皆薦於其位)."""
     topic = bool(subjects) and not r.subjects and r.all_  # 樂正與立者，皆薦以齒
-    subjects = subjects or _named_before_in_sentence(r)
+    subjects = subjects or _named_before_in_sentence(r) or _named_in_condition(r)
     if not subjects:
         return False
     text = next(reversed(r.ctx.texts.values()), "")
@@ -2432,6 +2432,17 @@ def _named_before_in_sentence(r: ClauseReader) -> tuple[str, ...]:
     if sentence_of(pid) != r.ctx.sentence or not last.agent or last.marks.get("agent"):
         return ()
     return () if "to" in last.fields else last.agent
+
+
+def _named_in_condition(r: ClauseReader) -> tuple[str, ...]:
+    """記 司正既舉觶，而薦諸其位: the persons a temporal condition of the sentence opens with."""
+    tokens = tokenize(r.ctx.condition or "", r.lex)
+    named: list[str] = []
+    for token in tokens:
+        if not (role := token.of("role")):
+            break
+        named.append(role)
+    return tuple(named) if len(named) < len(tokens) else ()
 
 
 def _served_by_no_one(event: Event) -> None:
