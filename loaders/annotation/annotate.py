@@ -625,7 +625,12 @@ def annotate_clause(pid: str, text: str, lexicon: Lexicon, ctx: Context) -> Reco
     _begin_clause(pid, text, lexicon, ctx)
     if is_description(text) or _says_who(text, lexicon, ctx):
         return Record(pid, record_text, [], reason="description")
-    if is_condition(text) or _followed_by_ze(pid) or _generic_condition(pid, text, lexicon):
+    if (
+        is_condition(text)
+        or _followed_by_ze(pid)
+        or _generic_condition(pid, text, lexicon)
+        or _presence_condition(pid, text, lexicon)
+    ):
         _condition(pid, text, lexicon, ctx)
         return Record(pid, record_text, [], reason="cond")
     then = one_word("condition-then")  # 則
@@ -817,6 +822,26 @@ def _temporal_head(pid: str, text: str, lexicon: Lexicon) -> tuple[str, str]:
     if not rest or len(acts) != 1 or any(t.of("role") for t in tokenize(head, lexicon)):
         return "", text
     return head, rest
+
+
+def _presence_condition(pid: str, text: str, lexicon: Lexicon) -> bool:
+    """記 君在，大夫射，則肉袒: a clause that is only persons and a state (在), no place, with a
+    clause beginning with 則 later in its sentence, says when: a condition (when the ruler is
+    present), not a state of his.
+
+    >>> clauses, notes = example_clauses("記：君在，大夫射，則肉袒")
+    >>> [record.reason for record, _ in _annotate(clauses, default_lexicon(), notes)]
+    ['cond', 'cond', '']
+    """
+    tokens = tokenize(text, lexicon)
+    if len(tokens) < 2 or not all(t.of("role") for t in tokens[:-1]):
+        return False
+    if not lexicon.has(tokens[-1].of("action") or "", "state"):
+        return False
+    clauses = _SENTENCES.get(sentence_of(pid), [])
+    ids = [c.id for c in clauses]
+    later = clauses[ids.index(pid) + 1 :] if pid in ids else []
+    return any(c.text.startswith(one_word("condition-then")) for c in later)
 
 
 def _followed_by_ze(pid: str) -> bool:
