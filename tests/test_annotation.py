@@ -617,3 +617,15 @@ def test_a_push_of_the_bow_salutes_no_one():
     assert format_events(pushed.events) == "揖 agent=司馬 theme=弓"
     bowed, _ = annotate_example("司射升自西階，司馬降自西階。司馬西南面，揖")
     assert bowed.events[0].fields.get("to") == ("司射",)
+
+
+def test_the_answerer_who_withdraws_withdraws_himself():
+    """turn-goes-back's exception: after an answering bow whose clause names the answerer,
+    going back (還, 退: 注 還猶退) is his, as 鄉射禮 主人答再拜。退 — not the one answered."""
+    from yili_kg.loaders.annotation.annotate import annotate_example
+
+    withdraws, applied = annotate_example("主人速賓，賓拜辱，主人答拜，還")
+    assert format_events(withdraws.events) == "還 agent=主人^"
+    assert "turn-goes-back" not in applied
+    drinks, applied = annotate_example("賓坐奠觶，遂拜，執觶興，主人答拜；不祭")
+    assert drinks.events[0].agent == ("賓",) and "turn-goes-back" in applied

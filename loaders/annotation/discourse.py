@@ -455,7 +455,7 @@ def turn_goes_back(reader, event, text, rl) -> bool:
             ctx.new_sentence
             or granted
             or _salutes_a_third(reader, event)
-            or _answer_ends_turn(ctx, text, rl)
+            or (_answer_ends_turn(ctx, text, rl) and event.kind not in rl.words["withdraw"])
         )
         and ctx.answered
         and not _thanked(ctx, rl)
