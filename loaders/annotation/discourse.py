@@ -692,6 +692,24 @@ def chosen_acts(reader, event, text, rl) -> bool:
     return True
 
 
+@rule("thanks-the-washer")
+def thanks_the_washer(reader, event, text, rl) -> bool:
+    """主人降洗，賓降，主人辭降，賓辭洗，卒洗，揖升，不拜洗: the bow for the washing (拜洗) is made
+    by the one washed for, never by the washer: with no one named and the washer carried over,
+    it is the last other person to act with him (the 賓), not the host (注: 不拜洗，酬而禮殺)."""
+    ctx = reader.ctx
+    if event.kind not in rl.words["thanks"] or not ctx.agent:
+        return False
+    recent = [e for _, e in ctx.history[-int(rl.word("within")) :] if e.agent]
+    if not any(e.kind in rl.words["wash"] and e.agent == ctx.agent for e in recent):
+        return False
+    other = next((e.agent for e in reversed(recent) if not set(e.agent) & set(ctx.agent)), ())
+    if not other:
+        return False
+    event.set("agent", other, "^")
+    return True
+
+
 @rule("carried-subject")
 def carried_subject(reader, event, text, rl) -> bool:
     ctx = reader.ctx
