@@ -630,12 +630,15 @@ def annotate_clause(pid: str, text: str, lexicon: Lexicon, ctx: Context) -> Reco
         or _followed_by_ze(pid)
         or _generic_condition(pid, text, lexicon)
         or _presence_condition(pid, text, lexicon)
+        or _arrival_head(pid, text, lexicon) == (text, "")
     ):
         _condition(pid, text, lexicon, ctx)
         return Record(pid, record_text, [], reason="cond")
     then = one_word("condition-then")  # 則
     body = text.split(then, 1)[1] if then in text and text.index(then) < 4 else text
     head, body = _temporal_head(pid, body, lexicon)
+    if not head:
+        head, body = _arrival_head(pid, body, lexicon)
     if head:
         ctx.condition = head  # 記 既舉觶而薦諸其位: once he has raised it, the dishes
     ctx.clauses += 1
@@ -842,6 +845,38 @@ def _presence_condition(pid: str, text: str, lexicon: Lexicon) -> bool:
     ids = [c.id for c in clauses]
     later = clauses[ids.index(pid) + 1 :] if pid in ids else []
     return any(c.text.startswith(one_word("condition-then")) for c in later)
+
+
+def _arrival_head(pid: str, text: str, lexicon: Lexicon) -> tuple[str, str]:
+    """記 賓至，徹之 / 賓至徹之: persons and 至 opening a clause of the 記, before an act of its
+    sentence, say when (when the guest arrives): a condition, the act no one's named (the
+    attendants take the cover off). The condition and the rest of the clause ("", text if it
+    is not so; text, "" when the act is in the next clause of the sentence).
+
+    >>> record, _ = annotate_example("記：尊綌冪，賓至徹之")
+    >>> format_events(record.events)
+    '徹 theme=幂? cond=賓至 noagent=unstated'
+    >>> format_events(annotate_example("記：賓至，徹之")[0].events)
+    '徹 cond=賓至 noagent=unstated'
+    """
+    arrive = one_word("arrival")
+    part = word_values("condition-generic")[one_word("perfective")]  # the 記
+    tokens = tokenize(text, lexicon)
+    named = 0
+    while named < len(tokens) and tokens[named].of("role"):
+        named += 1
+    if not (pid.startswith(part) and named and named < len(tokens)):
+        return "", text
+    if tokens[named].text != arrive:
+        return "", text
+    head = "".join(t.text for t in tokens[: named + 1])
+    rest = text[len(head) :]
+    if rest:
+        acts = [t for t in tokens[named + 1 :] if t.of("action")]
+        return (head, rest) if acts and tokens[named + 1].of("action") else ("", text)
+    clauses = _SENTENCES.get(sentence_of(pid), [])
+    ids = [c.id for c in clauses]
+    return (text, "") if pid in ids and ids.index(pid) + 1 < len(ids) else ("", text)
 
 
 def _followed_by_ze(pid: str) -> bool:
