@@ -1869,6 +1869,8 @@ def person_pronoun(r, subjects, rl) -> bool:
     if event is None or "to" in event.fields:
         return False
     topic = tuple(x for x in r.ctx.cond_topic if x not in event.agent)  # 若與賓燕，則公迎之
+    if not topic:  # 射者有過，則撻之: the one the condition is about
+        topic = tuple(x for x in _named_in_condition(r) if x not in event.agent)
     named = topic or _named_in_clause(r, event)
     if named:  # the one 之 stands for is in the text: not implied
         event.set("to", named)
