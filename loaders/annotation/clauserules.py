@@ -2770,11 +2770,16 @@ def walks_by(r, subjects, rl) -> bool:
 @rule("owner-listed")
 def owner_listed(r, subjects, rl) -> bool:
     """記 主人俎，脊、脅、臂、肺: a person and a thing, no verb, no place nor facing, in the 記,
-    is whose the thing is: no one left as the subject of the next clause (進腠 is how the meat
-    lies, not the host going forward; 三作而不徒爵, of no one named)."""
+    is whose the thing is (the host's stand, what it holds listed after it): no one is left as
+    the subject of the next clause (進腠 is how the meat lies, not the host going forward);
+    not before an act of its sentence (公食大夫禮 記 宰夫筵，出自東房: the 宰夫 lays the mat
+    and comes out)."""
     if not (subjects and r.topic) or r.at or r.face or r.before or r.upper:
         return False
     if not r.ctx.sentence.startswith(rl.words["part"]):
+        return False
+    after = tokenize(r.ctx.rest_of_sentence[0], r.lex) if r.ctx.rest_of_sentence else []
+    if any(t.of("action") for t in after):
         return False
     r.ctx.pending = None
     return True
