@@ -2930,8 +2930,13 @@ def _faced_next(r, rl) -> bool:
 
 
 def _after_persons(r) -> bool:
-    """西面北上, ending its sentence, right after a clause that was only persons (主人之贊者)."""
+    """西面北上, ending its sentence, right after a clause that was only persons (主人之贊者),
+    naming no thing (not 筵祝，南面: the 祝's mat laid facing south)."""
     ctx = r.ctx
+    texts = list(ctx.texts.values())
+    before = tokenize(texts[-2], r.lex) if len(texts) > 1 else []
+    if any(t.of("object") and not t.of("role") for t in before):
+        return False
     return bool(
         ctx.ends_sentence
         and ctx.pending
