@@ -766,7 +766,7 @@ _SENTENCES: dict[str, list] = {}
 
 
 _NEXT_SENTENCE: dict[str, str] = {}  # sentence id → the next one of the text read
-_NEXT_CLAUSE: dict[str, object] = {}  # clause id → the clause read after it
+_NEXT_CLAUSE: dict[str, str] = {}  # clause id → the id of the clause read after it
 
 
 def _next_sentence_text(sentence: str) -> str:
@@ -888,7 +888,7 @@ def _followed_by_ze(pid: str) -> bool:
         return False
     after = clauses[ids.index(pid) + 1]
     following = _NEXT_CLAUSE.get(pid)
-    if following is not None and following.id != after.id:
+    if following is not None and following != after.id:
         return False  # 三耦卒飲。若賓諸公卿大夫不勝，則不降 (a witness's sentences interleaved)
     return after.text.startswith(one_word("condition-then"))
 
@@ -922,7 +922,7 @@ def _annotate(clauses, lexicon: Lexicon, notes=None):
     _NEXT_SENTENCE.clear()
     _NEXT_SENTENCE.update(zip(_SENTENCES, list(_SENTENCES)[1:], strict=False))
     _NEXT_CLAUSE.clear()
-    _NEXT_CLAUSE.update((a.id, b) for a, b in zip(clauses, clauses[1:], strict=False))
+    _NEXT_CLAUSE.update((a.id, b.id) for a, b in zip(clauses, clauses[1:], strict=False))
     ctx = Context()
     for clause in clauses:
         if clause.id in ("jing/1.1.1",) or clause.level == "heading":
