@@ -629,3 +629,13 @@ def test_the_answerer_who_withdraws_withdraws_himself():
     assert "turn-goes-back" not in applied
     drinks, applied = annotate_example("賓坐奠觶，遂拜，執觶興，主人答拜；不祭")
     assert drinks.events[0].agent == ("賓",) and "turn-goes-back" in applied
+
+
+def test_an_offering_denied_is_still_the_offerers():
+    """One only offered to does not offer, also in an offering the text says is not made
+    (大射儀 若命曰復射，則不獻庶子: the host's, not the 士 who drank last)."""
+    from yili_kg.loaders.annotation.annotate import annotate_example
+
+    text = "主人洗，升，獻士于西階上。士拜受觶。士旅酌。若命曰復射，則不獻庶子"
+    record, _ = annotate_example(text)
+    assert format_events(record.events) == "獻 agent=主人^ to=庶子 neg=1 cond=若命曰「復射」"

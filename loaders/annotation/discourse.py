@@ -852,11 +852,12 @@ def _self_recipient(event: Event, lexicon: Lexicon, ctx: Context, to: tuple[str,
 
 def _offerers(event: Event, ctx: Context, text: str, lexicon: Lexicon) -> None:
     """Who offered (獻) to whom: one only offered to does not offer; 既獻 names the offered."""
-    if not event.agent or event.get("neg") == "1":
+    if not event.agent:
         return
+    denied = event.get("neg") == "1"  # 則不獻庶子: no offering made, but whose it would be
     to = event.fields.get("to", ())
     already = one_word("perfective") + lexicon.label(YL.Xian)  # 既獻
-    if already in text:  # 士既獻者: those already offered to, by the last who offered
+    if already in text and not denied:  # 士既獻者: those already offered to, by the last
         if not event.marks.get("agent"):
             offered, by = event.agent, _offerer(ctx, event.agent)
             event.set("to", offered)
@@ -881,8 +882,9 @@ def _offerers(event: Event, ctx: Context, text: str, lexicon: Lexicon) -> None:
         earlier = rest or _offerer(ctx, to)
         if earlier:
             event.set("agent", earlier, "^")
-    ctx.offerers.append(event.agent)
-    ctx.offered.update(event.fields.get("to", ()))
+    if not denied:
+        ctx.offerers.append(event.agent)
+        ctx.offered.update(event.fields.get("to", ()))
 
 
 def _offered_by(ctx: Context, role: str) -> bool:
