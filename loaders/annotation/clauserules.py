@@ -1175,7 +1175,16 @@ def its_side(r, tokens, i, rl):
 
 @rule("subject-between")
 def subject_between(r, tokens, i, rl):
-    token, nxt = tokens[i], _next(tokens, i)
+    """卒歌主人獻工: a role between two acts, not governed by the first, is the subject of the
+    second; after 而后 (then) always, and all the roles named there (賓升復筵而后卿大夫繼射:
+    the 卿 and 大夫 shoot next, not where the 賓 goes back to)."""
+    token = tokens[i]
+    then = i >= 2 and tokens[i - 2].text == rl.word("and")
+    then = then and tokens[i - 1].text in rl.words["then"]  # 而后
+    run = 1
+    while then and i + run < len(tokens) and tokens[i + run].of("role"):
+        run += 1
+    nxt = _next(tokens, i, run)
     if (
         token.of("role")
         and "action" not in token.kinds
@@ -1183,11 +1192,11 @@ def subject_between(r, tokens, i, rl):
         and r.prep is None
         and not r.joined
         and nxt is not None
-        and r.verb_here(tokens, i + 1)
-        and not r.governs(tokens, i)
+        and r.verb_here(tokens, i + run)
+        and (then or not r.governs(tokens, i))
     ):
-        r.next_agent = (token.of("role"),)
-        return 1
+        r.next_agent = tuple(t.of("role") or "" for t in tokens[i : i + run])
+        return run
     return None
 
 
