@@ -629,3 +629,25 @@ def test_an_added_mat_after_a_mat_laid_by_no_one_named_is_no_ones():
     )
     assert format_events(record.events) == "設 theme=加席 neg=1 noagent=unstated"
     assert "added-mat" not in rules
+
+
+def test_the_answerer_who_withdraws_withdraws_himself():
+    """turn-goes-back's exception: after an answering bow whose clause names the answerer,
+    going back (還, 退: 注 還猶退) is his, as 鄉射禮 主人答再拜。退 — not the one answered."""
+    from yili_kg.loaders.annotation.annotate import annotate_example
+
+    withdraws, applied = annotate_example("主人速賓，賓拜辱，主人答拜，還")
+    assert format_events(withdraws.events) == "還 agent=主人^"
+    assert "turn-goes-back" not in applied
+    drinks, applied = annotate_example("賓坐奠觶，遂拜，執觶興，主人答拜；不祭")
+    assert drinks.events[0].agent == ("賓",) and "turn-goes-back" in applied
+
+
+def test_an_offering_denied_is_still_the_offerers():
+    """One only offered to does not offer, also in an offering the text says is not made
+    (大射儀 若命曰復射，則不獻庶子: the host's, not the 士 who drank last)."""
+    from yili_kg.loaders.annotation.annotate import annotate_example
+
+    text = "主人洗，升，獻士于西階上。士拜受觶。士旅酌。若命曰復射，則不獻庶子"
+    record, _ = annotate_example(text)
+    assert format_events(record.events) == "獻 agent=主人^ to=庶子 neg=1 cond=若命曰「復射」"

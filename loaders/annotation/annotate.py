@@ -564,7 +564,8 @@ class ClauseReader:
             else:
                 event.fields["noagent"] = ("unstated",)
         elif subjects:
-            event.set("agent", subjects)
+            if "noagent" not in event.fields:  # 公樂作而后就物: the music, no one, is played
+                event.set("agent", subjects)
         elif index > 0 and self.events[0].agent:
             event.set("agent", self.events[0].agent, self.events[0].marks.get("agent", ""))
         else:
@@ -626,11 +627,22 @@ def annotate_clause(pid: str, text: str, lexicon: Lexicon, ctx: Context) -> Reco
     _begin_clause(pid, text, lexicon, ctx)
     if is_description(text) or _says_who(text, lexicon, ctx):
         return Record(pid, record_text, [], reason="description")
-    if is_condition(text) or _followed_by_ze(pid) or _generic_condition(pid, text, lexicon):
+    if (
+        is_condition(text)
+        or _followed_by_ze(pid)
+        or _generic_condition(pid, text, lexicon)
+        or _presence_condition(pid, text, lexicon)
+        or _arrival_head(pid, text, lexicon) == (text, "")
+    ):
         _condition(pid, text, lexicon, ctx)
         return Record(pid, record_text, [], reason="cond")
     then = one_word("condition-then")  # 則
     body = text.split(then, 1)[1] if then in text and text.index(then) < 4 else text
+    head, body = _temporal_head(pid, body, lexicon)
+    if not head:
+        head, body = _arrival_head(pid, body, lexicon)
+    if head:
+        ctx.condition = head  # 記 既舉觶而薦諸其位: once he has raised it, the dishes
     ctx.clauses += 1
     events = ClauseReader(lexicon, ctx).read(body)
     ctx.condition = None
@@ -780,12 +792,19 @@ def _generic_condition(pid: str, text: str, lexicon: Lexicon) -> bool:
     >>> format_events(record.events)
     '橫 theme=矢? cond=凡挾矢 noagent=unstated'
     """
+    tokens = tokenize(text, lexicon)
+    named = 0  # 記 司正既舉觶，而薦諸其位: the persons before a temporal 既
+    while named < len(tokens) and tokens[named].of("role"):
+        named += 1
+    rest = "".join(t.text for t in tokens[named:])
+    if named and not rest.startswith(one_word("perfective")):
+        return False
     if not any(
-        pid.startswith(part) and text.startswith(word)  # 凡, 既 (in the 記: ji/)
+        pid.startswith(part) and rest.startswith(word)  # 凡, 既 (in the 記: ji/)
         for word, part in word_values("condition-generic").items()
     ):
         return False
-    tokens = tokenize(text, lexicon)
+    tokens = tokens[named:]
     if any(t.of("role") for t in tokens) or len([t for t in tokens if t.of("action")]) != 1:
         return False
     if text.endswith(rule_named("commanded-act").word("doer")) or any(
@@ -797,6 +816,72 @@ def _generic_condition(pid: str, text: str, lexicon: Lexicon) -> bool:
     return pid in ids and ids.index(pid) + 1 < len(ids)
 
 
+def _temporal_head(pid: str, text: str, lexicon: Lexicon) -> tuple[str, str]:
+    """記 既舉觶而薦諸其位: a clause of the 記 opening with a temporal 既 and one act, then 而
+    and more, is the condition (既舉觶) of what follows 而, in one clause ("" and the text when
+    it is not so)."""
+    since, and_ = one_word("perfective"), one_word("temporal-then")
+    if not (pid.startswith(word_values("condition-generic")[since]) and text.startswith(since)):
+        return "", text
+    head, _, rest = text.partition(and_)
+    acts = [t for t in tokenize(head, lexicon) if t.of("action")]
+    if not rest or len(acts) != 1 or any(t.of("role") for t in tokenize(head, lexicon)):
+        return "", text
+    return head, rest
+
+
+def _presence_condition(pid: str, text: str, lexicon: Lexicon) -> bool:
+    """記 君在，大夫射，則肉袒: a clause that is only persons and a state (在), no place, with a
+    clause beginning with 則 later in its sentence, says when: a condition (when the ruler is
+    present), not a state of his.
+
+    >>> clauses, notes = example_clauses("記：君在，大夫射，則肉袒")
+    >>> [record.reason for record, _ in _annotate(clauses, default_lexicon(), notes)]
+    ['cond', 'cond', '']
+    """
+    tokens = tokenize(text, lexicon)
+    if len(tokens) < 2 or not all(t.of("role") for t in tokens[:-1]):
+        return False
+    if not lexicon.has(tokens[-1].of("action") or "", "state"):
+        return False
+    clauses = _SENTENCES.get(sentence_of(pid), [])
+    ids = [c.id for c in clauses]
+    later = clauses[ids.index(pid) + 1 :] if pid in ids else []
+    return any(c.text.startswith(one_word("condition-then")) for c in later)
+
+
+def _arrival_head(pid: str, text: str, lexicon: Lexicon) -> tuple[str, str]:
+    """記 賓至，徹之 / 賓至徹之: persons and 至 opening a clause of the 記, before an act of its
+    sentence, say when (when the guest arrives): a condition, the act no one's named (the
+    attendants take the cover off). The condition and the rest of the clause ("", text if it
+    is not so; text, "" when the act is in the next clause of the sentence).
+
+    >>> record, _ = annotate_example("記：尊綌冪，賓至徹之")
+    >>> format_events(record.events)
+    '徹 theme=幂? cond=賓至 noagent=unstated'
+    >>> format_events(annotate_example("記：賓至，徹之")[0].events)
+    '徹 cond=賓至 noagent=unstated'
+    """
+    arrive = one_word("arrival")
+    part = word_values("condition-generic")[one_word("perfective")]  # the 記
+    tokens = tokenize(text, lexicon)
+    named = 0
+    while named < len(tokens) and tokens[named].of("role"):
+        named += 1
+    if not (pid.startswith(part) and named and named < len(tokens)):
+        return "", text
+    if tokens[named].text != arrive:
+        return "", text
+    head = "".join(t.text for t in tokens[: named + 1])
+    rest = text[len(head) :]
+    if rest:
+        acts = [t for t in tokens[named + 1 :] if t.of("action")]
+        return (head, rest) if acts and tokens[named + 1].of("action") else ("", text)
+    clauses = _SENTENCES.get(sentence_of(pid), [])
+    ids = [c.id for c in clauses]
+    return (text, "") if pid in ids and ids.index(pid) + 1 < len(ids) else ("", text)
+
+
 def _followed_by_ze(pid: str) -> bool:
     """X，則Y: a clause followed in its sentence by one beginning with 則 states a condition;
     the clause next in the text, within the paragraph, when clauses re-cut (…v2) put the two
@@ -806,7 +891,11 @@ def _followed_by_ze(pid: str) -> bool:
     if pid not in ids:
         return False
     if ids.index(pid) + 1 < len(ids):
-        return clauses[ids.index(pid) + 1].text.startswith(one_word("condition-then"))
+        after = clauses[ids.index(pid) + 1]
+        following = _NEXT_CLAUSE.get(pid)
+        if following is not None and following.id != after.id:
+            return False  # 三耦卒飲。若賓諸公卿大夫不勝，則不降 (a witness's sentences interleaved)
+        return after.text.startswith(one_word("condition-then"))
     after = _NEXT_CLAUSE.get(pid)
     if after is None or paragraph_of(after.id) != paragraph_of(pid):
         return False

@@ -1207,7 +1207,16 @@ def its_side(r, tokens, i, rl):
 
 @rule("subject-between")
 def subject_between(r, tokens, i, rl):
-    token, nxt = tokens[i], _next(tokens, i)
+    """卒歌主人獻工: a role between two acts, not governed by the first, is the subject of the
+    second; after 而后 (then) always, and all the roles named there (賓升復筵而后卿大夫繼射:
+    the 卿 and 大夫 shoot next, not where the 賓 goes back to)."""
+    token = tokens[i]
+    then = i >= 2 and tokens[i - 2].text == rl.word("and")
+    then = then and tokens[i - 1].text in rl.words["then"]  # 而后
+    run = 1
+    while then and i + run < len(tokens) and tokens[i + run].of("role"):
+        run += 1
+    nxt = _next(tokens, i, run)
     if (
         token.of("role")
         and "action" not in token.kinds
@@ -1215,11 +1224,11 @@ def subject_between(r, tokens, i, rl):
         and r.prep is None
         and not r.joined
         and nxt is not None
-        and r.verb_here(tokens, i + 1)
-        and not r.governs(tokens, i)
+        and r.verb_here(tokens, i + run)
+        and (then or not r.governs(tokens, i))
     ):
-        r.next_agent = (token.of("role"),)
-        return 1
+        r.next_agent = tuple(t.of("role") or "" for t in tokens[i : i + run])
+        return run
     return None
 
 
@@ -1584,6 +1593,30 @@ def named_agent(r, subjects, rl) -> bool:
     return done
 
 
+@rule("named-doer-again")
+def named_doer_again(r, subjects, rl) -> bool:
+    """酌膳，執冪如初 / 執冪如初: an act and its thing done again as at first (如初), naming no
+    one, whose form with 者 is a role (執冪者), is that role's, implied, as it was at first
+    (執冪者舉冪), not the one carried over who pours."""
+    if subjects or rl.word("like") not in r.text:
+        return False
+    roles = r.lex.forms["role"]
+    done = False
+    for event in r.events:
+        if event.get("like") != rl.word("first") or event.marks.get("agent") != "^":
+            continue
+        start = r.text.find(event.kind)
+        head = r.text[start : r.text.find(rl.word("like"), start)] if start >= 0 else ""
+        thing = head[len(event.kind) :] if head.startswith(event.kind) else ""
+        things = tokenize(thing, r.lex)
+        named = bool(things) and all(t.of("object") for t in things)
+        role = roles.get(head + rl.word("doer")) if named else None
+        if role and role not in event.agent:
+            event.set("agent", (role,), "?")
+            done = True
+    return done
+
+
 @rule("not-yet-done")
 def not_yet_done(r, subjects, rl) -> bool:
     """未旅; 獲而未釋獲: an act the text says has not yet been done (未 just before it), in a
@@ -1877,6 +1910,8 @@ def person_pronoun(r, subjects, rl) -> bool:
     if event is None or "to" in event.fields:
         return False
     topic = tuple(x for x in r.ctx.cond_topic if x not in event.agent)  # 若與賓燕，則公迎之
+    if not topic:  # 射者有過，則撻之: the one the condition is about
+        topic = tuple(x for x in _named_in_condition(r) if x not in event.agent)
     named = topic or _named_in_clause(r, event)
     if named:  # the one 之 stands for is in the text: not implied
         event.set("to", named)
@@ -2330,11 +2365,25 @@ def implied_recipient(r, subjects, rl) -> bool:
             continue
         if event.kind in rl.words["push"] and "theme" in event.fields:
             continue  # 揖弓: a push of the bow toward the target (注: 揖，推之), no one saluted
-        other = _counterpart(r, event, _partner_of(r, event, r.other_party(event), rl))
+        other = _washer(r, event, rl) or _counterpart(
+            r, event, _partner_of(r, event, r.other_party(event), rl)
+        )
         if other:
             event.set("to", other, "?")
             done = True
     return done
+
+
+def _washer(r: ClauseReader, event: Event, rl: Rule) -> tuple[str, ...]:
+    """記 衆賓之長，一人辭洗: a guest (yl:Guest) declining the washing, or bowing for it, with
+    no one named does so to the host, who washes the cup for the guests (疏: 賓辭主人為己洗爵),
+    not the last other person the text named."""
+    if event.kind not in rl.words["for-washing"] or not event.agent:
+        return ()
+    guest = r.lex.label(YL.Guest)
+    if not all(guest in r.lex.role_classes.get(a, ()) for a in event.agent):
+        return ()
+    return (rl.word("host"),)
 
 
 def _paired(r: ClauseReader, event: Event) -> bool:
@@ -2453,8 +2502,11 @@ def served_persons(r, subjects, rl) -> bool:
     """祝史小臣師亦就其位而薦之; 司正，既舉觶而薦諸其位: the dishes set out for them (之, 諸)
     are for the persons the clause names, not set out by them: 薦 to=them, no one named who
     sets them out, nor who goes to their places (就其位: the server's); with no one named, the
-    persons the clause before in the sentence named (記 司正既舉觶，而薦諸其位)."""
-    subjects = subjects or _named_before_in_sentence(r)
+    persons the clause before in the sentence named (記 司正既舉觶，而薦諸其位); so are dishes set
+    out for all (皆薦) of the persons a clause with no verb named just before (記 樂正與立者，
+    皆薦以齒: 注 既飲皆薦於其位)."""
+    topic = bool(subjects) and not r.subjects and r.all_  # 樂正與立者，皆薦以齒
+    subjects = subjects or _named_before_in_sentence(r) or _named_in_condition(r)
     if not subjects:
         return False
     text = next(reversed(r.ctx.texts.values()), "")
@@ -2462,7 +2514,7 @@ def served_persons(r, subjects, rl) -> bool:
     for index, event in enumerate(r.events):
         if event.kind not in rl.words["acts"] or "to" in event.fields:
             continue
-        if not any(event.kind + it in text for it in rl.words["it"]):
+        if not (topic or any(event.kind + it in text for it in rl.words["it"])):
             continue
         _served_by_no_one(event)
         event.set("to", subjects, "?")
@@ -2484,6 +2536,17 @@ def _named_before_in_sentence(r: ClauseReader) -> tuple[str, ...]:
     if sentence_of(pid) != r.ctx.sentence or not last.agent or last.marks.get("agent"):
         return ()
     return () if "to" in last.fields else last.agent
+
+
+def _named_in_condition(r: ClauseReader) -> tuple[str, ...]:
+    """記 司正既舉觶，而薦諸其位: the persons a temporal condition of the sentence opens with."""
+    tokens = tokenize(r.ctx.condition or "", r.lex)
+    named: list[str] = []
+    for token in tokens:
+        if not (role := token.of("role")):
+            break
+        named.append(role)
+    return tuple(named) if len(named) < len(tokens) else ()
 
 
 def _served_by_no_one(event: Event) -> None:
@@ -2806,6 +2869,24 @@ def walks_by(r, subjects, rl) -> bool:
     return True
 
 
+@rule("owner-listed")
+def owner_listed(r, subjects, rl) -> bool:
+    """記 主人俎，脊、脅、臂、肺: a person and a thing, no verb, no place nor facing, in the 記,
+    is whose the thing is (the host's stand, what it holds listed after it): no one is left as
+    the subject of the next clause (進腠 is how the meat lies, not the host going forward);
+    not before an act of its sentence (公食大夫禮 記 宰夫筵，出自東房: the 宰夫 lays the mat
+    and comes out)."""
+    if not (subjects and r.topic) or r.at or r.face or r.before or r.upper:
+        return False
+    if not r.ctx.sentence.startswith(rl.words["part"]):
+        return False
+    after = tokenize(r.ctx.rest_of_sentence[0], r.lex) if r.ctx.rest_of_sentence else []
+    if any(t.of("action") for t in after):
+        return False
+    r.ctx.pending = None
+    return True
+
+
 @rule("row-if-facing")
 def row_if_facing(r, subjects, rl) -> bool:
     """繼三耦而立，東上。…若有東面者，則北上: only an end of honour (X上) under a condition that
@@ -2937,17 +3018,58 @@ def _laid_at(event: Event, place) -> Event:
     return event
 
 
+def _faced_next(r, rl) -> bool:
+    """記 立者，東面北上: a clause that is only persons, followed by the last clause of its
+    sentence, which is only a facing (and an end of honour)."""
+    rest = r.ctx.rest_of_sentence
+    if r.at or r.topic or r.before or len(rest) != 1:
+        return False
+    tokens = tokenize(rest[0], r.lex)
+    marks = rl.words["facing-marks"]
+    return any(t.of("direction") for t in tokens) and all(
+        t.of("direction") or t.text in marks for t in tokens
+    )
+
+
+def _after_persons(r) -> bool:
+    """西面北上, ending its sentence, right after a clause that was only persons (主人之贊者),
+    naming no thing (not 筵祝，南面: the 祝's mat laid facing south)."""
+    ctx = r.ctx
+    texts = list(ctx.texts.values())
+    before = tokenize(texts[-2], r.lex) if len(texts) > 1 else []
+    if any(t.of("object") and not t.of("role") for t in before):
+        return False
+    return bool(
+        ctx.ends_sentence
+        and ctx.pending
+        and ctx.pending[0]
+        and not ctx.pending[1]
+        and ctx.pending_at == ctx.clauses - 1
+        and ctx.pending_sentence == ctx.sentence
+        and not (r.at or r.topic or r.before)
+    )
+
+
 @rule("verbless-stance")
 def verbless_stance(r, subjects, rl) -> bool:
     """司馬正東面 (the last clause of its sentence, no verb): where he stands, 立 with the
     subject, the facing and any place."""
     ctx = r.ctx
-    if not subjects or not r.face:
+    if subjects and not r.face and _faced_next(r, rl):
+        if rl.word("act") not in r.text:
+            return False  # 主人之贊者，西面北上: the stance is the facing's clause (faced-row)
+        ctx.pending = None  # 記 立者，東面北上: those standing; the facing is added next (+)
+    elif not subjects and r.face and _after_persons(r):
+        subjects = ctx.pending[0]  # 主人之贊者，西面北上: they stand so
+        ctx.pending = None
+    elif not subjects or not r.face:
         return False  # 膳宰具官饌于寢東: a place alone may wait for a verb the lexicon lacks
-    if not ctx.ends_sentence or ctx.pending:
+    elif not ctx.ends_sentence or ctx.pending:
         return False
     event = r.new_event(rl.word("act"))
-    event.set("agent", subjects)
+    event.set("agent", subjects, "" if r.subjects else "^")
+    if r.upper:
+        event.set("upper", r.upper)  # 立者東面北上
     last = ctx.history[-1][1] if ctx.history else None
     if last is not None and last.agent and set(subjects) <= set(last.fields.get("to", ())):
         event.fields["_aside"] = ("1",)  # 南鄉爾卿。卿西面北上: those bowed to take their places

@@ -477,7 +477,7 @@ def turn_goes_back(reader, event, text, rl) -> bool:
             ctx.new_sentence
             or granted
             or _salutes_a_third(reader, event)
-            or _answer_ends_turn(ctx, text, rl)
+            or (_answer_ends_turn(ctx, text, rl) and event.kind not in rl.words["withdraw"])
         )
         and ctx.answered
         and not _thanked(ctx, rl)
@@ -714,6 +714,24 @@ def chosen_acts(reader, event, text, rl) -> bool:
     return True
 
 
+@rule("thanks-the-washer")
+def thanks_the_washer(reader, event, text, rl) -> bool:
+    """主人降洗，賓降，主人辭降，賓辭洗，卒洗，揖升，不拜洗: the bow for the washing (拜洗) is made
+    by the one washed for, never by the washer: with no one named and the washer carried over,
+    it is the last other person to act with him (the 賓), not the host (注: 不拜洗，酬而禮殺)."""
+    ctx = reader.ctx
+    if event.kind not in rl.words["thanks"] or not ctx.agent:
+        return False
+    recent = [e for _, e in ctx.history[-int(rl.word("within")) :] if e.agent]
+    if not any(e.kind in rl.words["wash"] and e.agent == ctx.agent for e in recent):
+        return False
+    other = next((e.agent for e in reversed(recent) if not set(e.agent) & set(ctx.agent)), ())
+    if not other:
+        return False
+    event.set("agent", other, "^")
+    return True
+
+
 @rule("carried-subject")
 def carried_subject(reader, event, text, rl) -> bool:
     ctx = reader.ctx
@@ -856,11 +874,12 @@ def _self_recipient(event: Event, lexicon: Lexicon, ctx: Context, to: tuple[str,
 
 def _offerers(event: Event, ctx: Context, text: str, lexicon: Lexicon) -> None:
     """Who offered (獻) to whom: one only offered to does not offer; 既獻 names the offered."""
-    if not event.agent or event.get("neg") == "1":
+    if not event.agent:
         return
+    denied = event.get("neg") == "1"  # 則不獻庶子: no offering made, but whose it would be
     to = event.fields.get("to", ())
     already = one_word("perfective") + lexicon.label(YL.Xian)  # 既獻
-    if already in text:  # 士既獻者: those already offered to, by the last who offered
+    if already in text and not denied:  # 士既獻者: those already offered to, by the last
         if not event.marks.get("agent"):
             offered, by = event.agent, _offerer(ctx, event.agent)
             event.set("to", offered)
@@ -885,8 +904,9 @@ def _offerers(event: Event, ctx: Context, text: str, lexicon: Lexicon) -> None:
         earlier = rest or _offerer(ctx, to)
         if earlier:
             event.set("agent", earlier, "^")
-    ctx.offerers.append(event.agent)
-    ctx.offered.update(event.fields.get("to", ()))
+    if not denied:
+        ctx.offerers.append(event.agent)
+        ctx.offered.update(event.fields.get("to", ()))
 
 
 def _offered_by(ctx: Context, role: str) -> bool:
