@@ -1003,7 +1003,7 @@ def _asked_of_ruler(r, tokens, i, rl: Rule) -> bool:
         return False
     if tokens[i].of("role") in rulers or rulers & set(r.events[-1].agent):
         return False
-    return any(rulers & {*e.agent, *e.fields.get("to", ())} for _, e in r.ctx.history)
+    return bool(rulers & r.ctx.parties)
 
 
 def _asked(token, rl: Rule) -> bool:
@@ -1972,7 +1972,7 @@ def homage_to_ruler(r, subjects, rl) -> bool:
     So is a bow made below the hall, just after going down in its clause (降拜, 下拜): not to the
     one who last took a cup from him (若飲公，則侍射者降…降拜: not the 執爵者)."""
     ruler = rl.word("ruler")
-    if not any(ruler in e.agent or ruler in e.fields.get("to", ()) for _, e in r.ctx.history):
+    if ruler not in r.ctx.parties:
         return False
     done = False
     for index, event in enumerate(r.events):
@@ -2013,7 +2013,7 @@ def to_the_ruler(r, subjects, rl) -> bool:
     taken or returned, or cup presented (yl:addressesRuler) by one of his subjects naming no one
     is addressed to the 公, not to the other party of the last exchange."""
     ruler = rl.word("ruler")
-    if not any(ruler in e.agent or ruler in e.fields.get("to", ()) for _, e in r.ctx.history):
+    if ruler not in r.ctx.parties:
         return False
     done = False
     for event in r.events:

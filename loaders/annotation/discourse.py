@@ -31,6 +31,9 @@ class Context:
     agent: tuple[str, ...] = ()
     paragraph: str = ""
     history: list[tuple[str, Event]] = field(default_factory=list)  # (clause id, event)
+    # everyone who has acted or been addressed so far (agent or to of the history): whether the
+    # ruler is in the rite is asked at every bow, and the history is the whole rite
+    parties: set[str] = field(default_factory=set)
     condition: str | None = None
     command_to: tuple[str, ...] = ()  # the one commanded by the last 命/使
     sentence: str = ""
@@ -1194,6 +1197,7 @@ def _answered(open_act, paragraph: str, clauses: int, within: int, answerers: li
 
 def _remember_event(pid: str, event: Event, lexicon: Lexicon, ctx: Context) -> None:
     ctx.history.append((pid, event))
+    ctx.parties.update(event.agent, event.fields.get("to", ()))
     chosen = event.fields.pop("_chosen", None)
     if chosen:  # 唯公所酬。以旅于西階上: the one chosen acts next (rules chosen-by, chosen-acts)
         ctx.agent = ctx.positive_agent = ctx.chosen = chosen
