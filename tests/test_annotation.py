@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from rdflib import URIRef
 
 from yili_kg.loaders.annotation.annotate import annotate_text
 from yili_kg.loaders.annotation.annotations import format_events
@@ -111,6 +112,12 @@ def test_the_unnamed_one_of_the_cup_raising_is_glossed_as_the_cup_raiser(ask):
     assert "主人之吏" in glosses
     unnamed = {r["gloss"].value for r in ask(query, role=term("role", "ren")).rows}
     assert "主人之吏" not in unnamed
+    # 燕禮 若命長致，則媵爵者奠觶于篚，一人待于洗南: the one who waits is the other
+    # 媵爵者 (注: 不致者), not the 舉觶者
+    waits = "SELECT ?who WHERE { ?e yl:derivedFrom ?clause ; yl:agent ?who }"
+    clause = URIRef("https://w3id.org/yili/id/yan/jing/86.2.4")
+    who = {r["who"].value for r in ask(waits, clause=clause).rows}
+    assert who == {str(term("role", "yingjuezhe"))}
 
 
 # ------------------------------------------------------------------------- the annotator

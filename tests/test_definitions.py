@@ -88,7 +88,8 @@ def test_words_naming_a_work_are_no_gloss(rite, text, not_a_gloss):
 
 def test_a_role_glossed_by_a_role_needs_the_possessive():
     # gloss-possessive 之: 一人，主人之吏 (the one who raises the cup is the host's officer)
-    # (the 經 it explains, 一人洗，舉觶于賓, says the 一人 is the 舉觶者: rule one-of-group)
-    gloss = glosses_of(zhu("xiangshe", "一人主人之吏"), glossed="一人洗舉觶于賓")
+    # (the 經 it explains, 一人洗，舉觶于賓, says the 一人 is the 舉觶者: rule one-of-group; the
+    # base text writes 觯, folded)
+    gloss = glosses_of(zhu("xiangshe", "一人主人之吏"), glossed="一人洗，舉觯于賓")
     assert [(g.label, g.gloss) for g in gloss] == [("舉觶者", "主人之吏")]
     assert glossed("一人主人之吏") == [("人", "主人之吏")]  # 一人 alone: someone unnamed

@@ -29,6 +29,7 @@ from types import SimpleNamespace
 
 from yili_kg.loaders.annotation.rules import rule_named, word_class
 from yili_kg.loaders.terms.lexicon import Lexicon, default_lexicon
+from yili_kg.loaders.variants import fold
 
 CATEGORIES = ("role", "object", "place", "action")
 MAX_GLOSS = 8
@@ -101,7 +102,7 @@ def glosses_of(text: str, lexicon: Lexicon | None = None, glossed: str = "") -> 
 def _named_by_context(gloss: Gloss, glossed: str) -> Gloss:
     """一人，主人之吏 on 一人洗，舉觶于賓 glosses the 舉觶者, not anyone unnamed (人)."""
     one = rule_named("one-of-group")
-    if gloss.form == one.word("single") and one.word("raise") in glossed:
+    if gloss.form == one.word("single") and one.word("raise") in fold(glossed):  # 舉觯 as 舉觶
         return Gloss(gloss.category, one.word("raiser"), gloss.form, gloss.gloss)
     return gloss
 
