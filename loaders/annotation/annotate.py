@@ -630,9 +630,9 @@ def annotate_clause(pid: str, text: str, lexicon: Lexicon, ctx: Context) -> Reco
     if (
         is_condition(text)
         or _followed_by_ze(pid)
-        or _generic_condition(pid, text, lexicon)
-        or _presence_condition(pid, text, lexicon)
-        or _arrival_head(pid, text, lexicon) == (text, "")
+        or _generic_condition(pid, text, lexicon, ctx)
+        or _presence_condition(text, lexicon, ctx)
+        or _arrival_head(pid, text, lexicon, ctx) == (text, "")
     ):
         _condition(pid, text, lexicon, ctx)
         return Record(pid, record_text, [], reason="cond")
@@ -640,7 +640,7 @@ def annotate_clause(pid: str, text: str, lexicon: Lexicon, ctx: Context) -> Reco
     body = text.split(then, 1)[1] if then in text and text.index(then) < 4 else text
     head, body = _temporal_head(pid, body, lexicon)
     if not head:
-        head, body = _arrival_head(pid, body, lexicon)
+        head, body = _arrival_head(pid, body, lexicon, ctx)
     if head:
         ctx.condition = head  # 記 既舉觶而薦諸其位: once he has raised it, the dishes
     ctx.clauses += 1
@@ -781,7 +781,7 @@ def _next_sentence_text(sentence: str) -> str:
     return "".join(c.text for c in _SENTENCES[after])
 
 
-def _generic_condition(pid: str, text: str, lexicon: Lexicon) -> bool:
+def _generic_condition(pid: str, text: str, lexicon: Lexicon, ctx: Context) -> bool:
     """記 凡舉爵，三作而不徒爵 / 既旅，士不入: a generic 凡X or temporal 既X of the 記 followed by
     another clause of its sentence, naming one act and no one, states a condition; not one
     that says where (凡奠者于左: a rule of its own), names who (凡薦與羞者) or whose act it is
@@ -793,9 +793,7 @@ def _generic_condition(pid: str, text: str, lexicon: Lexicon) -> bool:
     '橫 theme=矢? cond=凡挾矢 noagent=unstated'
     """
     tokens = tokenize(text, lexicon)
-    named = 0  # 記 司正既舉觶，而薦諸其位: the persons before a temporal 既
-    while named < len(tokens) and tokens[named].of("role"):
-        named += 1
+    named = _leading_roles(tokens)  # 記 司正既舉觶，而薦諸其位: the persons before a temporal 既
     rest = "".join(t.text for t in tokens[named:])
     if named and not rest.startswith(one_word("perfective")):
         return False
@@ -811,9 +809,15 @@ def _generic_condition(pid: str, text: str, lexicon: Lexicon) -> bool:
         p in text for p in word_class("preposition")
     ):
         return False
-    clauses = _SENTENCES.get(sentence_of(pid), [])
-    ids = [c.id for c in clauses]
-    return pid in ids and ids.index(pid) + 1 < len(ids)
+    return bool(ctx.rest_of_sentence)
+
+
+def _leading_roles(tokens: list) -> int:
+    """How many tokens name persons at the start (賓至: 1; 司正既舉觶: 1)."""
+    named = 0
+    while named < len(tokens) and tokens[named].of("role"):
+        named += 1
+    return named
 
 
 def _temporal_head(pid: str, text: str, lexicon: Lexicon) -> tuple[str, str]:
@@ -824,13 +828,14 @@ def _temporal_head(pid: str, text: str, lexicon: Lexicon) -> tuple[str, str]:
     if not (pid.startswith(word_values("condition-generic")[since]) and text.startswith(since)):
         return "", text
     head, _, rest = text.partition(and_)
-    acts = [t for t in tokenize(head, lexicon) if t.of("action")]
-    if not rest or len(acts) != 1 or any(t.of("role") for t in tokenize(head, lexicon)):
+    tokens = tokenize(head, lexicon)
+    acts = [t for t in tokens if t.of("action")]
+    if not rest or len(acts) != 1 or any(t.of("role") for t in tokens):
         return "", text
     return head, rest
 
 
-def _presence_condition(pid: str, text: str, lexicon: Lexicon) -> bool:
+def _presence_condition(text: str, lexicon: Lexicon, ctx: Context) -> bool:
     """記 君在，大夫射，則肉袒: a clause that is only persons and a state (在), no place, with a
     clause beginning with 則 later in its sentence, says when: a condition (when the ruler is
     present), not a state of his.
@@ -844,13 +849,10 @@ def _presence_condition(pid: str, text: str, lexicon: Lexicon) -> bool:
         return False
     if not lexicon.has(tokens[-1].of("action") or "", "state"):
         return False
-    clauses = _SENTENCES.get(sentence_of(pid), [])
-    ids = [c.id for c in clauses]
-    later = clauses[ids.index(pid) + 1 :] if pid in ids else []
-    return any(c.text.startswith(one_word("condition-then")) for c in later)
+    return any(t.startswith(one_word("condition-then")) for t in ctx.rest_of_sentence)
 
 
-def _arrival_head(pid: str, text: str, lexicon: Lexicon) -> tuple[str, str]:
+def _arrival_head(pid: str, text: str, lexicon: Lexicon, ctx: Context) -> tuple[str, str]:
     """記 賓至，徹之 / 賓至徹之: persons and 至 opening a clause of the 記, before an act of its
     sentence, say when (when the guest arrives): a condition, the act no one's named (the
     attendants take the cover off). The condition and the rest of the clause ("", text if it
@@ -865,9 +867,7 @@ def _arrival_head(pid: str, text: str, lexicon: Lexicon) -> tuple[str, str]:
     arrive = one_word("arrival")
     part = word_values("condition-generic")[one_word("perfective")]  # the 記
     tokens = tokenize(text, lexicon)
-    named = 0
-    while named < len(tokens) and tokens[named].of("role"):
-        named += 1
+    named = _leading_roles(tokens)
     if not (pid.startswith(part) and named and named < len(tokens)):
         return "", text
     if tokens[named].text != arrive:
@@ -877,9 +877,7 @@ def _arrival_head(pid: str, text: str, lexicon: Lexicon) -> tuple[str, str]:
     if rest:
         acts = [t for t in tokens[named + 1 :] if t.of("action")]
         return (head, rest) if acts and tokens[named + 1].of("action") else ("", text)
-    clauses = _SENTENCES.get(sentence_of(pid), [])
-    ids = [c.id for c in clauses]
-    return (text, "") if pid in ids and ids.index(pid) + 1 < len(ids) else ("", text)
+    return (text, "") if ctx.rest_of_sentence else ("", text)
 
 
 def _followed_by_ze(pid: str) -> bool:

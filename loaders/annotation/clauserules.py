@@ -37,6 +37,12 @@ def _has(token, text_or_texts) -> bool:
     return token is not None and token.text in text_or_texts
 
 
+def _last_event(ctx) -> Event | None:
+    """The last act read (not a + record), without its clause id."""
+    last = ctx.last_act()
+    return last[1] if last else None
+
+
 # -- the token pass ---------------------------------------------------------------------------
 
 
@@ -1337,7 +1343,7 @@ def each_pair(r, tokens, i, rl):
     for shooting (作升飲者，如作射。一耦進) it stands for each pair in its turn (三耦)."""
     if tokens[i].text != rl.word("one-pair") or r.events or r.subjects:
         return None
-    last = next((e for _, e in reversed(r.ctx.history) if not e.modifier), None)
+    last = _last_event(r.ctx)
     if last is None or rl.word("like") not in last.fields.get("like", ()):
         return None
     r.subjects.append(rl.word("each"))
@@ -1746,14 +1752,10 @@ def helped_one(r, subjects, rl) -> bool:
 
 
 def _helped(r, event: Event, rl: Rule) -> tuple[str, ...]:
-    recent = [e for _, e in r.ctx.history[-int(rl.word("within")) :] if e.agent]
-    ruler = rl.word("ruler")
-    if any(ruler in e.agent for e in recent):
+    within, ruler = int(rl.word("within")), rl.word("ruler")
+    if any(ruler in e.agent for _, e in r.ctx.history[-within:]):
         return (ruler,)
-    for earlier in reversed(recent):
-        if not set(earlier.agent) & set(event.agent):
-            return earlier.agent
-    return ()
+    return r.ctx.last_other(event.agent, within)
 
 
 @rule("handed-to-ruler")
@@ -1766,10 +1768,7 @@ def handed_to_ruler(r, subjects, rl) -> bool:
             continue
         if set(event.agent) & set(rl.words["rulers"]):
             continue
-        last: tuple[str, ...] = next(
-            (e.agent for _, e in reversed(r.ctx.history) if e.agent and e.agent != event.agent),
-            (),
-        )
+        last = r.ctx.last_other(event.agent)
         if len(last) == 1 and set(last) <= set(rl.words["rulers"]):
             event.set("to", last, "?")
             done = True
@@ -2789,7 +2788,7 @@ def elided_act(r, subjects, rl) -> bool:
     place = r.at or ([r.side] if r.side else [])
     if not (subjects and place and (r.at_marked or r.side)) or r.face:
         return False
-    last = next((e for _, e in reversed(r.ctx.history) if not e.modifier), None)
+    last = _last_event(r.ctx)
     if last is None or last.kind not in rl.words["acts"] or not last.agent:
         return False
     event = _laid_at(r.new_event(last.kind), place)
@@ -2810,7 +2809,7 @@ def dish_alone(r, subjects, rl) -> bool:
     dish = r.topic[0]
     if dish not in rl.words["dishes"]:
         return False
-    last = next((e for _, e in reversed(r.ctx.history) if not e.modifier), None)
+    last = _last_event(r.ctx)
     if last is None or last.kind not in rl.words["after"]:
         return False
     if "theme" not in last.fields:
@@ -2859,7 +2858,7 @@ def walks_by(r, subjects, rl) -> bool:
     ctx = r.ctx
     if subjects or r.topic or set(r.before) != {rl.word("via")} or r.face or r.upper:
         return False
-    last = next((e for _, e in reversed(ctx.history) if not e.modifier), None)
+    last = _last_event(ctx)
     if last is None or not ctx.agent or ctx.sentence.startswith(rl.words["part"]):
         return False
     if any(r.is_a(last.kind, r.lex.label(c)) for c in (YL.Movement, YL.SettingOut)):
@@ -2898,7 +2897,7 @@ def row_if_facing(r, subjects, rl) -> bool:
     facing = [t.of("direction") for t in tokenize(ctx.condition, r.lex) if t.of("direction")]
     if not facing or not ctx.condition.endswith(rl.word("facing")):
         return False
-    last = next((e for _, e in reversed(ctx.history) if not e.modifier), None)
+    last = _last_event(ctx)
     if last is None or last.kind not in rl.words["rows"]:
         return False
     event = r.new_event(last.kind)
@@ -2926,7 +2925,7 @@ def place_of_last_act(r, subjects, rl) -> bool:
         return False  # a rule of the 記 (朝服，于寢: where the feast is held)
     if any(_has_act(r, text, rl) for text in ctx.rest_of_sentence):
         return False
-    last = next(((pid, e) for pid, e in reversed(ctx.history) if not e.modifier), None)
+    last = ctx.last_act()
     if last is None or sentence_of(last[0]) != ctx.sentence:
         return False  # 卒祭，左個之西北三步，東面: no act of the sentence to place
     last = last[1]

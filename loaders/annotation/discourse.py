@@ -72,6 +72,18 @@ class Context:
     asked: tuple[Event, tuple[str, ...]] | None = None  # 請致者: the request, the men asked for
     command_content: tuple[Event, str, str] | None = None  # 命勝者執張弓: 命, 執, its sentence
 
+    def last_act(self) -> tuple[str, Event] | None:
+        """The last act read (clause id, event), not a modifier (+ record) of one."""
+        return next(((pid, e) for pid, e in reversed(self.history) if not e.modifier), None)
+
+    def last_other(self, agent: tuple[str, ...], within: int | None = None) -> tuple[str, ...]:
+        """The doer of the latest act (among the last ``within``) by none of ``agent``."""
+        mine = set(agent)
+        window = self.history if within is None else self.history[-within:]
+        return next(
+            (e.agent for _, e in reversed(window) if e.agent and not mine & set(e.agent)), ()
+        )
+
 
 def carry(reader: ClauseReader, event: Event, text: str) -> None:
     """The agent of an event whose clause names no subject: the first ``carry`` rule that
@@ -203,7 +215,7 @@ def added_mat(reader, event, text, rl) -> bool:
     no one named (席于阼階西，北面，東上。無加席)."""
     if not set(event.fields.get("theme", ())) & set(rl.words["added"]):
         return False
-    last = next(((cid, e) for cid, e in reversed(reader.ctx.history) if not e.modifier), None)
+    last = reader.ctx.last_act()
     if last is None or sentence_of(last[0]) != reader.ctx.sentence:
         return False
     laid = last[1]
@@ -257,7 +269,7 @@ def fronted_object(reader, event, text, rl) -> bool:
     tokens = tokenize(text, reader.lex)
     if len(tokens) < 2 or not tokens[1].text.startswith(rl.words["next"]):
         return False  # 酒脯醢俎從, 爵止: the thing itself goes or stops
-    last = next(((pid, e) for pid, e in reversed(ctx.history) if not e.modifier), None)
+    last = ctx.last_act()
     if last is None or paragraph_of(last[0]) != ctx.paragraph or not last[1].agent:
         return False
     event.set("agent", last[1].agent, "^")
@@ -318,11 +330,7 @@ def receives_handed(reader, event, text, rl) -> bool:
     last = reader.ctx.history[-1][1]
     if last.kind not in rl.words["give"] or last.agent != reader.ctx.agent:
         return False
-    taker = last.fields.get("to", ())
-    if not taker:
-        window = reader.ctx.history[-int(rl.word("within")) :]
-        others = (e.agent for _, e in reversed(window) if e.agent and e.agent != last.agent)
-        taker = next(others, ())
+    taker = last.fields.get("to", ()) or reader.ctx.last_other(last.agent, int(rl.word("within")))
     if not taker:
         return False
     event.set("agent", taker, "^")
@@ -725,10 +733,12 @@ def thanks_the_washer(reader, event, text, rl) -> bool:
     ctx = reader.ctx
     if event.kind not in rl.words["thanks"] or not ctx.agent:
         return False
-    recent = [e for _, e in ctx.history[-int(rl.word("within")) :] if e.agent]
-    if not any(e.kind in rl.words["wash"] and e.agent == ctx.agent for e in recent):
+    within = int(rl.word("within"))
+    if not any(
+        e.kind in rl.words["wash"] and e.agent == ctx.agent for _, e in ctx.history[-within:]
+    ):
         return False
-    other = next((e.agent for e in reversed(recent) if not set(e.agent) & set(ctx.agent)), ())
+    other = ctx.last_other(ctx.agent, within)
     if not other:
         return False
     event.set("agent", other, "^")
