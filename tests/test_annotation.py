@@ -658,3 +658,16 @@ def test_an_offering_denied_is_still_the_offerers():
     text = "主人洗，升，獻士于西階上。士拜受觶。士旅酌。若命曰復射，則不獻庶子"
     record, _ = annotate_example(text)
     assert format_events(record.events) == "獻 agent=主人^ to=庶子 neg=1 cond=若命曰「復射」"
+
+
+def test_the_shooting_played_for_is_the_archers_only_when_archers_have_acted():
+    """shooting-to-music: 以射 is the round's archers (the group of the last pair to act); with
+    no archer yet in the rite it is left as read, not given the lexicon's first group."""
+    from yili_kg.loaders.annotation.annotate import annotate_example
+
+    record, applied = annotate_example("三耦皆升。大師升。乃奏《騶虞》以射")
+    assert format_events(record.events) == "奏 agent=大師^ ; 射 agent=三耦?"
+    assert "shooting-to-music" in applied
+    record, applied = annotate_example("大師升。乃奏《騶虞》以射")
+    assert format_events(record.events) == "奏 agent=大師^ ; 射 agent=大師^"
+    assert "shooting-to-music" not in applied

@@ -111,6 +111,11 @@ class Event:
         self.fields.pop(key, None)
         self.marks.pop(key, None)
 
+    def no_doer(self) -> None:
+        """The act is no one's the text names (未旅, 醢以豆): no agent, ``noagent=unstated``."""
+        self.unset("agent")
+        self.fields["noagent"] = ("unstated",)
+
 
 def sentence_of(clause_id: str) -> str:
     """The sentence a clause id is in (``jing/12.1.3`` → ``jing/12.1``)."""

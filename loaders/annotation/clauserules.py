@@ -13,7 +13,6 @@ clause's events in place.
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from yili_kg.loaders.annotation.annotations import Event, paragraph_of, sentence_of
@@ -868,7 +867,7 @@ def chosen_by(r, tokens, i, rl):
 
 def _alternatives(r: ClauseReader, rl: Rule) -> tuple[str, ...]:
     """若賓，若長，唯公所酬 (or 唯公所賜，若賓，若長): the roles each 若 of the sentence names."""
-    text = next(reversed(r.ctx.texts.values()), "")  # this clause's (the last read)
+    text = r.ctx.clause_text  # this clause's (the last read)
     rest = r.ctx.sentence_text.replace(text, "", 1) if text else ""
     either = rl.word("either")
     if either not in rest and r.ctx.next_sentence_text.startswith(either):
@@ -1630,14 +1629,15 @@ def not_yet_done(r, subjects, rl) -> bool:
     before it in the clause, nor its usual doer (注: 但大言獲，未釋其算)."""
     if subjects:
         return False  # 衆賓未拾取矢: his act, not yet done
+    if rl.word("yet") not in r.text or not any(e.get("neg") == "1" for e in r.events):
+        return False
     tokens = tokenize(r.text, r.lex)
     pairs = zip(tokens, tokens[1:], strict=False)
     yet = {n.of("action") for t, n in pairs if t.text == rl.word("yet")}
     done = False
     for event in r.events:
         if event.get("neg") == "1" and event.kind in yet and event.agent:
-            event.unset("agent")
-            event.fields["noagent"] = ("unstated",)
+            event.no_doer()
             done = True
     return done
 
@@ -1655,11 +1655,12 @@ def shooting_to_music(r, subjects, rl) -> bool:
         )
         if event.kind in rl.words["shoot"] and players and not subjects:
             archers = shooters(r, int(rule_named("carried-subject").word("pairs-within")))
+            if not archers:
+                continue  # no archer has acted: left as it is (not the lexicon's first group)
             group = [g for g, members in r.lex.members.items() if set(archers) <= set(members)]
             archers = tuple(group[:1]) or archers  # the round's shooting: 三耦, not one pair
-            if archers:
-                event.set("agent", archers, "?")
-                done = True
+            event.set("agent", archers, "?")
+            done = True
     return done
 
 
@@ -1702,9 +1703,7 @@ def seated_one(r, subjects, rl) -> bool:
             event.set("to", seated)
         else:
             event.fields.pop("to", None)  # 繼賓: the 賓 is whom the row goes on from
-        event.fields.pop("agent", None)
-        event.marks.pop("agent", None)
-        event.fields["noagent"] = ("unstated",)
+        event.no_doer()
         done = True
     return done
 
@@ -1762,6 +1761,8 @@ def _helped(r, event: Event, rl: Rule) -> tuple[str, ...]:
 def handed_to_ruler(r, subjects, rl) -> bool:
     """記 君…袒朱襦以射。小臣以巾執矢以授: a handing over naming no one, when the last other
     person to act was the ruler, is to him (注: 君尊不搢矢，不挾矢，授之稍屬)."""
+    if not set(rl.words["rulers"]) & r.ctx.parties:
+        return False  # no ruler in the rite so far
     done = False
     for event in r.events:
         if event.kind not in rl.words["give"] or "to" in event.fields or not event.agent:
@@ -1924,7 +1925,7 @@ def person_pronoun(r, subjects, rl) -> bool:
 
 def _named_in_clause(r: ClauseReader, event: Event) -> tuple[str, ...]:
     """The persons the clause names before ``event``'s verb, other than its agent."""
-    text = next(reversed(r.ctx.texts.values()), "")
+    text = r.ctx.clause_text
     head = text[: text.rfind(event.kind)] if event.kind in text else ""
     tokens = tokenize(head, r.lex)
     first = next((i for i, t in enumerate(tokens) if t.of("action")), len(tokens))
@@ -2086,13 +2087,16 @@ def zhu_names_commanded(r, subjects, rl) -> bool:
 def _role_names(r: ClauseReader) -> str:
     """Every name of a role, longest first, as one regular-expression alternation (for the
     rules that find roles in the 注 or the clause's words: zhu-names-party, zhu-names-speaker,
-    received-from); made once a lexicon, not on every clause."""
-    return _alternation(tuple(r.lex.forms["role"]))
+    received-from); made once a lexicon, not on every clause (keyed as tokens._forms_index)."""
+    names = r.lex.forms["role"]
+    cached = _ROLE_NAMES.get(id(names))
+    if cached is None or cached[0] is not names:
+        cached = (names, "|".join(map(re.escape, sorted(names, key=len, reverse=True))))
+        _ROLE_NAMES[id(names)] = cached
+    return cached[1]
 
 
-@lru_cache(maxsize=8)
-def _alternation(names: tuple[str, ...]) -> str:
-    return "|".join(map(re.escape, sorted(names, key=len, reverse=True)))
+_ROLE_NAMES: dict[int, tuple[dict, str]] = {}  # id of a lexicon's role forms → its alternation
 
 
 def _bows_named(r: ClauseReader, rl: Rule):
@@ -2116,6 +2120,8 @@ def zhu_names_speaker(r, subjects, rl) -> bool:
     clause names none (not the 公 carried over)."""
     if r.subjects or not r.ctx.notes or (subjects and r.ctx.pending_sentence == r.ctx.sentence):
         return False  # (a subject left by a clause of another sentence, 公與客燕, is not named)
+    if not any("say" in event.fields for event in r.events):
+        return False
     roles = _role_names(r)
     acts = "|".join(map(re.escape, rl.words["acts"]))
     sent, out = rl.word("sent"), rl.word("out")
@@ -2147,9 +2153,11 @@ def zhu_names_speaker(r, subjects, rl) -> bool:
 def received_from(r, subjects, rl) -> bool:
     """唯受爵于公者拜: the bow of one named as having received from X (受…于X者) is to X, the
     giver his name says (注: 公所賜者也), not the officer he just handed the cup to."""
-    text = next(reversed(r.ctx.texts.values()), "")
-    roles = _role_names(r)
+    text = r.ctx.clause_text
     recv, yu, zhe = (rl.word(k) for k in ("receive", "yu", "zhe"))
+    if recv not in text or not any(r.is_a(e.kind, rl.word("bow")) for e in r.events):
+        return False
+    roles = _role_names(r)
     found = re.search(f"{recv}[^{yu}]{{0,2}}{yu}({roles}){zhe}", text)
     if not found:
         return False
@@ -2277,7 +2285,7 @@ def leads_the_player(r, subjects, rl) -> bool:
     for event in r.events:
         if event.kind not in rl.words["acts"] or "to" in event.fields or not event.agent:
             continue
-        text = next(reversed(r.ctx.texts.values()), "")  # this clause's
+        text = r.ctx.clause_text  # this clause's
         if not _carries_instrument(r, event, rl) or rl.word("bare") in text:
             continue  # 後者徒相入: leading empty-handed, not the one with the 瑟
         if event.kind != rl.word("lead"):
@@ -2508,20 +2516,20 @@ def served_persons(r, subjects, rl) -> bool:
     subjects = subjects or _named_before_in_sentence(r) or _named_in_condition(r)
     if not subjects:
         return False
-    text = next(reversed(r.ctx.texts.values()), "")
+    text = r.ctx.clause_text
     done = False
     for index, event in enumerate(r.events):
         if event.kind not in rl.words["acts"] or "to" in event.fields:
             continue
         if not (topic or any(event.kind + it in text for it in rl.words["it"])):
             continue
-        _served_by_no_one(event)
+        event.no_doer()
         event.set("to", subjects, "?")
         if event.marks.get("theme") == "?":
             event.unset("theme")  # not the thing last handled: 之 is the persons
         for earlier in r.events[:index]:
             if r.lex.has(earlier.kind, "goalObject") and earlier.kind + rl.word("their") in text:
-                _served_by_no_one(earlier)
+                earlier.no_doer()
         done = True
     return done
 
@@ -2546,11 +2554,6 @@ def _named_in_condition(r: ClauseReader) -> tuple[str, ...]:
             break
         named.append(role)
     return tuple(named) if len(named) < len(tokens) else ()
-
-
-def _served_by_no_one(event: Event) -> None:
-    event.unset("agent")
-    event.fields["noagent"] = ("unstated",)
 
 
 @rule("served-one")
@@ -2594,10 +2597,10 @@ def _last_offered(r: ClauseReader, rl: Rule, mat: bool = False) -> tuple[str, ..
 def from_the_dishes(r, subjects, rl) -> bool:
     """辯有脯醢。不祭: an offering (祭) naming nothing, just after a clause that says the dishes
     each one has (有X), is from those dishes (注: 衆工…不祭脯醢), implied."""
-    texts = list(r.ctx.texts.values())
-    if len(texts) < 2:
+    clause_before = r.ctx.clause_before()
+    if clause_before is None:
         return False
-    before = tokenize(texts[-2], r.lex)
+    before = tokenize(clause_before[1], r.lex)
     had = [
         t.of("object")
         for k, t in enumerate(before[1:], start=1)
@@ -2622,10 +2625,12 @@ def thing_there(r, subjects, rl) -> bool:
         if (r.lex.has(e.kind, "state") or r.lex.has(e.kind, "handlesThing"))
         and "theme" not in e.fields
     ]
-    items = list(r.ctx.texts.items())
-    if subjects or not events or len(items) < 2 or sentence_of(items[-2][0]) != r.ctx.sentence:
+    if subjects or not events:
         return False
-    before = tokenize(items[-2][1], r.lex)
+    clause_before = r.ctx.clause_before()
+    if clause_before is None or sentence_of(clause_before[0]) != r.ctx.sentence:
+        return False
+    before = tokenize(clause_before[1], r.lex)
     numerals = word_values("numeral")
     things = [t.of("object") for t in before if t.of("object") and "action" not in t.kinds]
     for k, t in enumerate(before):
@@ -2663,7 +2668,7 @@ def thing_in_name(r, subjects, rl) -> bool:
     """工左瑟, 朝服: an act whose name ends with the thing it handles (yl:namesThing) has that
     thing for its theme when no other is written: the thing its form in the clause is (朝服,
     an altLabel of 服: the court dress worn), else the longest object its name ends with."""
-    text = next(reversed(r.ctx.texts.values()), "")
+    text = r.ctx.clause_text
     objects = r.lex.forms["object"]
     done = False
     for event in r.events:
@@ -2706,7 +2711,7 @@ def thing_in_hand(r, subjects, rl) -> bool:
     names none handles the thing its doer last took, held or was handed (a cup, a bow; not
     the wine he poured, 酌散), else the one last handled by anyone (implied, ?). Not in a rule
     of the 記 about any such act (凡奠者于左)."""
-    if next(reversed(r.ctx.texts.values()), "").startswith(rl.words["generic"]):
+    if r.ctx.clause_text.startswith(rl.words["generic"]):
         return False
     done = False
     for index, event in enumerate(r.events):
@@ -2774,10 +2779,10 @@ def made_with(r, subjects, rl) -> bool:
         return False
     if r.topic:
         return True  # 醢以豆: a thing, and what it is held in
-    read = list(r.ctx.texts)
-    if len(read) < 2:
+    before = r.ctx.clause_before()
+    if before is None:
         return False
-    return not (r.ctx.history and r.ctx.history[-1][0] == read[-2])
+    return not (r.ctx.history and r.ctx.history[-1][0] == before[0])
 
 
 @rule("elided-act")
@@ -2956,8 +2961,8 @@ def each_to_his_place(r, subjects, rl) -> bool:
     if len(subjects) != 1 or len(r.at) != 1 or r.face or r.before or r.at_marked:
         return False
     texts = list(ctx.rest_of_sentence[:1])
-    if not ctx.new_sentence and len(ctx.texts) > 1:
-        texts.append(list(ctx.texts.values())[-2])  # the clause before, in the sentence
+    if not ctx.new_sentence and (before := ctx.clause_before()) is not None:
+        texts.append(before[1])  # the clause before, in the sentence
     if not any(_other_at_other_place(r, text, subjects[0], r.at[0]) for text in texts):
         return False
     event = _laid_at(r.new_event(rl.word("act")), r.at)
@@ -3034,8 +3039,8 @@ def _after_persons(r) -> bool:
     """西面北上, ending its sentence, right after a clause that was only persons (主人之贊者),
     naming no thing (not 筵祝，南面: the 祝's mat laid facing south)."""
     ctx = r.ctx
-    texts = list(ctx.texts.values())
-    before = tokenize(texts[-2], r.lex) if len(texts) > 1 else []
+    clause_before = ctx.clause_before()
+    before = tokenize(clause_before[1], r.lex) if clause_before else []
     if any(t.of("object") and not t.of("role") for t in before):
         return False
     return bool(

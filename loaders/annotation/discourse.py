@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from itertools import islice
 from typing import TYPE_CHECKING
 
 from yili_kg.loaders.annotation.annotations import Event, paragraph_of, sentence_of
@@ -71,6 +72,15 @@ class Context:
     chosen: tuple[str, ...] = ()  # 唯公所酬: the one the 公 chose, until another is named
     asked: tuple[Event, tuple[str, ...]] | None = None  # 請致者: the request, the men asked for
     command_content: tuple[Event, str, str] | None = None  # 命勝者執張弓: 命, 執, its sentence
+
+    @property
+    def clause_text(self) -> str:
+        """The text of the clause being read (the last in ``texts``), as written."""
+        return next(reversed(self.texts.values()), "")
+
+    def clause_before(self) -> tuple[str, str] | None:
+        """The clause read before this one (id, text), without copying every text read."""
+        return next(islice(reversed(self.texts.items()), 1, None), None)
 
     def last_act(self) -> tuple[str, Event] | None:
         """The last act read (clause id, event), not a modifier (+ record) of one."""
@@ -881,8 +891,7 @@ def _self_recipient(event: Event, lexicon: Lexicon, ctx: Context, to: tuple[str,
     if earlier:
         event.set("agent", earlier, "^")
     else:
-        event.unset("agent")
-        event.fields["noagent"] = ("unstated",)
+        event.no_doer()
 
 
 def _offerers(event: Event, ctx: Context, text: str, lexicon: Lexicon) -> None:
@@ -899,8 +908,7 @@ def _offerers(event: Event, ctx: Context, text: str, lexicon: Lexicon) -> None:
             if by:
                 event.set("agent", by, "^")
             else:
-                del event.fields["agent"]
-                event.fields["noagent"] = ("unstated",)
+                event.no_doer()
         return
     attendant = lexicon.label(YL.Attendant)
     serving = all(
