@@ -921,6 +921,10 @@ def commentary_of(layer) -> dict[str, tuple[str, ...]]:
     return {cid: tuple(texts) for cid, texts in notes.items()}
 
 
+#: the edition's marks, which the rules reading the 注 look past (再拜，拜賓許也 as 再拜拜賓許也)
+_NOTE_MARKS = re.compile(r"[，。、；：！？「」]")
+
+
 def _annotate(clauses, lexicon: Lexicon, notes=None):
     """(record, ids of the rules applied) for every clause, in order."""
     notes = notes or {}
@@ -937,7 +941,7 @@ def _annotate(clauses, lexicon: Lexicon, notes=None):
             yield Record(clause.id, clause.text, [], reason="title"), []
             continue
         ctx.trace = []
-        ctx.notes = notes.get(clause.id, ())
+        ctx.notes = tuple(_NOTE_MARKS.sub("", note) for note in notes.get(clause.id, ()))
         record = annotate_clause(clause.id, clause.text, lexicon, ctx)
         yield record, ctx.trace
 

@@ -137,7 +137,6 @@ def _glosses(r: ClauseReader, note: str, text: str, rl: Rule):
     """(W, R) for each gloss W，R也 of the 注 (at its start or after a 也) whose W is in the
     clause's text and is no role (the longest W first); a W of one character only where it
     begins the clause, its subject (正坐; not 順爾成德〔注：爾，女也〕, 爾 'you')."""
-    note = re.sub(r"[，。、；：！？「」]", "", note)
     is_, roles = rl.word("is"), r.lex.forms["role"]
     starts = [0] + [m.end() for m in re.finditer(is_, note)]
     for start in starts:
@@ -2071,7 +2070,7 @@ def zhu_names_commanded(r, subjects, rl) -> bool:
     if not commands or not r.ctx.notes:
         return False
     roles, joins = _role_names(r), "|".join(map(re.escape, rl.words["and"]))
-    note = re.sub(r"[，。、；：！？「」]", "", r.ctx.notes[0])
+    note = r.ctx.notes[0]
     done = False
     for event in commands:
         head = "|".join(map(re.escape, event.agent))
@@ -2107,7 +2106,7 @@ def _bows_named(r: ClauseReader, rl: Rule):
     bows = "|".join(map(re.escape, rl.words["bow"]))  # 拜, and the salute 揖 (揖，揖賓也)
     pattern = re.compile(f"((?:{kinds})*)(?:{bows})({roles})")
     for note in r.ctx.notes:
-        for match in pattern.finditer(re.sub(r"[，。、；：！？「」]", "", note)):
+        for match in pattern.finditer(note):
             head = re.findall(kinds, match.group(1))
             if head or match.start() == 0:
                 yield tuple(head), r.lex.forms["role"][match.group(2)]
@@ -2125,7 +2124,7 @@ def zhu_names_speaker(r, subjects, rl) -> bool:
     roles = _role_names(r)
     acts = "|".join(map(re.escape, rl.words["acts"]))
     sent, out = rl.word("sent"), rl.word("out")
-    note = re.sub(r"[，。、；：！？「」]", "", r.ctx.notes[0])
+    note = r.ctx.notes[0]
     found = re.match(f"^(?:{roles})?(?:{sent})?({roles})(?:{out})?(?:{acts})", note)
     if rl.word("words-of") not in note.split(rl.word("end"))[0] + rl.word("end"):
         found = None  # the 注's formula X…辭也 ('these are X's words') in its first gloss
