@@ -19,6 +19,8 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from rdflib import URIRef
+
 from yili_kg.loaders.annotation.annotations import (  # noqa: F401 (doctest)
     Event,
     Record,
@@ -571,8 +573,12 @@ class ClauseReader:
         else:
             carry(self, event, text)
 
+    def all_of(self, agents: tuple[str, ...], kind: URIRef) -> bool:
+        """Whether every one of ``agents`` is a role of the class ``kind`` (yl:Archer …)."""
+        return all(self.lex.label(kind) in self.lex.role_classes.get(a, ()) for a in agents)
+
     def archers(self, agents: tuple[str, ...]) -> bool:
-        return all(self.lex.label(YL.Archer) in self.lex.role_classes.get(a, ()) for a in agents)
+        return self.all_of(agents, YL.Archer)
 
     def officiants(self, agents: tuple[str, ...]) -> bool:
         return any(self.lex.label(YL.Officiant) in self.lex.role_classes.get(a, ()) for a in agents)

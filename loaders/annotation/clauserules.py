@@ -1646,12 +1646,9 @@ def shooting_to_music(r, subjects, rl) -> bool:
     """乃奏《騶虞》以射: the shooting the music is played for (以射) is the archers', not the
     musician's who plays (大師): the archers of the round, the group (yl:hasMember) of the last
     pair to act (三耦, not the 上耦 called first)."""
-    musician = r.lex.label(YL.Musician)
     done = False
     for event in r.events:
-        players = event.agent and all(
-            musician in r.lex.role_classes.get(a, ()) for a in event.agent
-        )
+        players = event.agent and r.all_of(event.agent, YL.Musician)
         if event.kind in rl.words["shoot"] and players and not subjects:
             archers = shooters(r, int(rule_named("carried-subject").word("pairs-within")))
             if not archers:
@@ -2386,8 +2383,7 @@ def _washer(r: ClauseReader, event: Event, rl: Rule) -> tuple[str, ...]:
     not the last other person the text named."""
     if event.kind not in rl.words["for-washing"] or not event.agent:
         return ()
-    guest = r.lex.label(YL.Guest)
-    if not all(guest in r.lex.role_classes.get(a, ()) for a in event.agent):
+    if not r.all_of(event.agent, YL.Guest):
         return ()
     return (rl.word("host"),)
 

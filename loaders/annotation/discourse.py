@@ -301,10 +301,9 @@ def sent_by_host(reader, event, text, rl) -> bool:
     (司正降復位，使二人舉觶: the 司正 has gone back to his place)."""
     host = rl.word("host")
     sent = event.fields.get("to", ())
-    side = reader.lex.label(YL.Principal)
     if event.kind not in rl.words["send"] or not sent or host in sent:
         return False
-    if not all(side in reader.lex.role_classes.get(x, ()) for x in sent):
+    if not reader.all_of(sent, YL.Principal):
         return False
     event.set("agent", (host,), "?")
     return True
@@ -664,13 +663,12 @@ def led_sits(reader, event, text, rl) -> bool:
     is his: an act after 坐)."""
     if event.kind not in rl.words["sit"] or event is not reader.events[-1]:
         return False
-    musician = reader.lex.label(YL.Musician)
     for _, earlier in reversed(reader.ctx.history[-int(rl.word("within")) :]):
         if earlier.agent != reader.ctx.agent:
             return False  # another has acted since: not the guide's walk
         led = earlier.fields.get("to", ())
         if earlier.kind in rl.words["lead"] and led:
-            if all(musician in reader.lex.role_classes.get(x, ()) for x in led):
+            if reader.all_of(led, YL.Musician):
                 event.set("agent", led, "?")
                 return True
             return False
