@@ -16,7 +16,12 @@ import re
 from typing import TYPE_CHECKING
 
 from yili_kg.loaders.annotation.annotations import Event, paragraph_of, sentence_of
-from yili_kg.loaders.annotation.discourse import shooters, told_just_before
+from yili_kg.loaders.annotation.discourse import (
+    last_doer,
+    named_just_before,
+    shooters,
+    told_just_before,
+)
 from yili_kg.loaders.annotation.rules import Rule, rule, rule_named, word_class, word_values
 from yili_kg.loaders.iris import YL
 from yili_kg.loaders.terms.tokens import Token, tokenize
@@ -2341,18 +2346,16 @@ def declined_bow(r, subjects, rl) -> bool:
     """賓…下拜。公降一等，小臣辭: an officer declining, naming no one, declines for another the
     bow just made below: to the one who bowed (the 賓), not to the ruler who stepped down."""
     done = False
+    staff = {r.lex.label(YL.Officiant), r.lex.label(YL.Attendant)}
     for event in r.events:
         if "to" in event.fields or not event.agent or not r.is_a(event.kind, rl.word("decline")):
             continue
-        staff = {r.lex.label(YL.Officiant), r.lex.label(YL.Attendant)}
         if not all(r.lex.role_classes.get(a, frozenset()) & staff for a in event.agent):
             continue
-        for _, earlier in reversed(r.ctx.history[-int(rl.word("within")) :]):
-            if r.is_a(earlier.kind, rl.word("bow")) and earlier.agent:
-                if not set(earlier.agent) & set(event.agent):
-                    event.set("to", earlier.agent, "?")
-                    done = True
-                break
+        bowed = last_doer(r, rl, lambda kind: r.is_a(kind, rl.word("bow")))
+        if bowed and not set(bowed) & set(event.agent):
+            event.set("to", bowed, "?")
+            done = True
     return done
 
 
@@ -2452,16 +2455,8 @@ def own_return(r, subjects, rl) -> bool:
     for event in r.events:
         if event.kind not in rl.words["returns"] or event.marks.get("to") != "?":
             continue
-        recent = r.ctx.history[-int(rl.word("within")) :]
-        offer = next(
-            (
-                e
-                for _, e in reversed(recent)
-                if e.kind in rl.words["offered"] and e.get("neg") != "1"
-            ),
-            None,
-        )
-        if offer is not None and event.agent and set(event.agent) <= set(offer.agent):
+        offerer = last_doer(r, rl, lambda kind: kind in rl.words["offered"])
+        if event.agent and set(event.agent) <= set(offerer):
             event.unset("to")
             done = True
     return done
@@ -2532,12 +2527,8 @@ def served_persons(r, subjects, rl) -> bool:
 def _named_before_in_sentence(r: ClauseReader) -> tuple[str, ...]:
     """The subject the clause just before named (not carried), when it is of this sentence and
     did its act to no one (司正既舉觶; not 主人…辯獻大夫, who serves the 大夫)."""
-    if not r.ctx.history:
-        return ()
-    pid, last = r.ctx.history[-1]
-    if sentence_of(pid) != r.ctx.sentence or not last.agent or last.marks.get("agent"):
-        return ()
-    return () if "to" in last.fields else last.agent
+    named = named_just_before(r.ctx)
+    return named if named and "to" not in r.ctx.history[-1][1].fields else ()
 
 
 def _named_in_condition(r: ClauseReader) -> tuple[str, ...]:

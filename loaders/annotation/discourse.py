@@ -244,7 +244,7 @@ def setting_out_unstated(reader, event, text, rl) -> bool:
     lex = reader.lex
     if lex.has(event.kind, "noAgent"):
         return _unstated(event)
-    holder = _named_just_before(reader.ctx)
+    holder = named_just_before(reader.ctx)
     if event.kind in rl.words["lays"] and "theme" not in event.fields and holder:
         event.set("agent", holder, "^")  # 司宮兼卷重席，設于賓左: he lays what he holds
         return True
@@ -257,7 +257,7 @@ def setting_out_unstated(reader, event, text, rl) -> bool:
     return False
 
 
-def _named_just_before(ctx: Context) -> tuple[str, ...]:
+def named_just_before(ctx: Context) -> tuple[str, ...]:
     """The subject of the last act when this sentence names it (not carried), else none."""
     if not ctx.history:
         return ()
@@ -355,13 +355,13 @@ def finisher_of_act(reader, event, text, rl) -> bool:
     done = event.kind[len(finish) :] if event.kind.startswith(finish) else ""
     if not done or done not in reader.lex.iri["action"]:  # a label of an act
         return False
-    doer = _last_doer(reader, rl, lambda kind: reader.is_a(kind, done))
+    doer = last_doer(reader, rl, lambda kind: reader.is_a(kind, done))
     if doer:
         event.set("agent", doer, "^")  # even when another answered last
     return bool(doer)
 
 
-def _last_doer(reader: ClauseReader, rl: Rule, did, by=None) -> tuple[str, ...]:
+def last_doer(reader: ClauseReader, rl: Rule, did, by=None) -> tuple[str, ...]:
     """The agent of the last act, within the rule's ``within`` acts, whose kind ``did`` holds,
     whose agent ``by`` holds (if given) and which is not denied (卒盥: the one who washed;
     升成拜: the one who bowed; 乃奏: the musician who acted)."""
@@ -405,7 +405,7 @@ def completes_bow(reader, event, text, rl) -> bool:
     last bower within the last acts), not by the officer who declined it for the ruler."""
     if rl.word("complete") not in text:
         return False
-    doer = _last_doer(reader, rl, lambda kind: reader.is_a(kind, rl.word("bow")))
+    doer = last_doer(reader, rl, lambda kind: reader.is_a(kind, rl.word("bow")))
     if doer:
         event.set("agent", doer, "^")
     return bool(doer)
@@ -572,7 +572,7 @@ def drinker_finishes(reader, event, text, rl) -> bool:
     few acts), when someone else spoke or answered in between (主人坐祭，遂飲，賓辭，卒爵)."""
     if not reader.lex.has(event.kind, "completesDrink"):
         return False
-    drinker = _last_doer(reader, rl, lambda kind: reader.lex.has(kind, "receiverAct"))
+    drinker = last_doer(reader, rl, lambda kind: reader.lex.has(kind, "receiverAct"))
     if not drinker or drinker == reader.ctx.agent:
         return False  # none, or the one carried over is the drinker: nothing to decide
     event.set("agent", drinker, "^")
@@ -648,7 +648,7 @@ def kind_of_doer(reader, event, text, rl) -> bool:
 
     if of_kind(reader.ctx.agent):
         return False  # the carried subject is one of them: carried-subject decides
-    doer = _last_doer(reader, rl, lambda kind: True, by=of_kind)
+    doer = last_doer(reader, rl, lambda kind: True, by=of_kind)
     if doer:
         event.set("agent", doer, "?")
         return True
