@@ -23,7 +23,7 @@ from __future__ import annotations
 import os
 import re
 from dataclasses import dataclass, replace
-from functools import cache
+from functools import cache, partial
 
 from yili_kg.loaders.errors import YiliError
 from yili_kg.loaders.text.breaks import (
@@ -37,6 +37,7 @@ from yili_kg.loaders.text.published import published_passages, stable_ids
 from yili_kg.loaders.text.punctuate import default_model
 from yili_kg.loaders.text.ritetable import RiteInfo, read_rites, rite_info  # noqa: F401 (RiteInfo re-exported)
 from yili_kg.loaders.text.textlayer import Note, TextLayer, _find, _shu_span
+from yili_kg.loaders.text.zhuan import model_cut, zhuan_sentences
 from yili_kg.loaders.variants import fold, read_as_base
 from yili_kg.loaders.witnesses.kanripo import jing_segments, rite_rows
 from yili_kg.loaders.witnesses.texts import Passage
@@ -99,6 +100,26 @@ def _zhuan_of(segments, slug) -> list[tuple[int, int]]:
     return zhuan_spans(slug, segments, punctuated_chapters()[rite_info(slug).hans])
 
 
+def zhuan_pieces() -> list[tuple[str, int, str]]:
+    """(rite, segment, reading) of every 傳 piece of the book, cut by the learnt 句讀 (for
+    writing ``corpus/zhuan-breaks.tsv``, :mod:`zhuan`)."""
+    pieces = []
+    model = default_model()
+    for slug in OTHER_RITES:
+        projection = rite_projection(slug)
+        if projection is None:
+            continue
+        segments = jing_segments(rite_rows(slug))
+        zhuan = _zhuan_of(segments, slug)
+        if not zhuan:
+            continue
+        cutting = _Cutting(model, projection, zhuan, lambda _n, r: model_cut(model, r))
+        for seg in segments:
+            cutting.segment(seg)
+        pieces += [(slug, number, reading) for number, reading in cutting.zhuan_pieces]
+    return pieces
+
+
 @cache
 def build_rite_layer(slug: str) -> TextLayer:
     """Read a rite's Kanripo witness and assemble its text layer."""
@@ -107,7 +128,7 @@ def build_rite_layer(slug: str) -> TextLayer:
     segments = jing_segments(rows)
     projection = rite_projection(slug)
     zhuan = _zhuan_of(segments, slug) if projection is not None else []
-    cutting = _Cutting(default_model(), projection, zhuan)
+    cutting = _Cutting(default_model(), projection, zhuan, partial(zhuan_sentences, slug))
     for seg in segments:
         cutting.segment(seg)
     raw = "\n".join(cutting.raw_parts)
@@ -136,10 +157,14 @@ def build_rite_layer(slug: str) -> TextLayer:
 class _Cutting:
     """The 經 segments of a rite cut into passages (paragraphs, sentences, clauses), in order."""
 
-    def __init__(self, model, projection: Projection | None, zhuan: list[tuple[int, int]]):
+    def __init__(
+        self, model, projection: Projection | None, zhuan: list[tuple[int, int]], zhuan_cut
+    ):
         self.model = model
         self.projection = projection
         self.zhuan = zhuan
+        self.zhuan_cut = zhuan_cut  # (segment, reading) → sentences of clauses of a 傳 piece
+        self.zhuan_pieces: list[tuple[int, str]] = []
         self.raw_parts: list[str] = []
         self.offset = 0
         self.passages: list[Passage] = []
@@ -181,11 +206,10 @@ class _Cutting:
         """The piece ``reading[lo:hi]`` cut into sentences of clauses (句讀)."""
         if number == 1:
             return [[reading]]  # the title
-        if division == "zhuan" and reading[lo:hi].startswith("傳曰"):
-            # the punctuated text has no 傳: 傳曰 is its own clause, the learnt 句讀 the rest
-            rest = self.model.punctuate(reading[lo + 2 : hi]) if hi > lo + 2 else []
-            return [[reading[lo : lo + 2]], *rest]
-        if self.projection is None or division == "zhuan":
+        if division == "zhuan":  # the punctuated text has no 傳: its breaks are a table
+            self.zhuan_pieces.append((number, reading[lo:hi]))
+            return self.zhuan_cut(number, reading[lo:hi])
+        if self.projection is None:
             return self.model.punctuate(reading[lo:hi])  # no punctuated text: the learnt 句讀
         return breaks_cut(reading[lo:hi], self.at_projection + lo, self.projection)
 
