@@ -106,14 +106,11 @@ def zhuan_pieces() -> list[tuple[str, int, str]]:
     pieces = []
     model = default_model()
     for slug in OTHER_RITES:
-        projection = rite_projection(slug)
-        if projection is None:
-            continue
         segments = jing_segments(rite_rows(slug))
         zhuan = _zhuan_of(segments, slug)
         if not zhuan:
             continue
-        cutting = _Cutting(model, projection, zhuan, lambda _n, r: model_cut(model, r))
+        cutting = _Cutting(model, rite_projection(slug), zhuan, lambda _n, r: model_cut(model, r))
         for seg in segments:
             cutting.segment(seg)
         pieces += [(slug, number, reading) for number, reading in cutting.zhuan_pieces]
