@@ -337,3 +337,24 @@ def test_the_host_declares_the_wine_good_where_the_text_writes_it_zhi():
     assert declared and all(e.kind == "告旨" for _, e in declared)
     denied = _events("xiangyinjiu", "不告㫖")
     assert denied and all(e.kind == "告旨" and e.get("neg") == "1" for _, e in denied)
+
+
+def test_the_mourners_wail_and_leap_and_the_envoy_is_welcomed():
+    """Acts the mourning rites and the missions name often (哭, 踊, 馮, 勞, 酳): 士喪禮 丈夫踊 is
+    the men's leaping (丈夫 a role beside 婦人), 主人不哭 a denied wailing, 主人西面馮尸 the host
+    leaning over the body; 聘禮 公勞介 the ruler's welcome of the envoy's attendant; 士虞禮
+    酌酒酳尸 the rinsing wine given to the 尸. Before, these clauses read no event at all."""
+    leaping = _events("shisang", "丈夫踊")
+    assert leaping and all(e.kind == "踊" and e.fields["agent"] == ("丈夫",) for _, e in leaping)
+    denied = _events("shisang", "主人不哭")
+    assert denied and all(e.kind == "哭" and e.get("neg") == "1" for _, e in denied)
+    assert all(e.fields["agent"] == ("主人",) for _, e in denied)
+    ((_, leaning),) = _events("shisang", "主人西面馮尸")
+    assert leaning.kind == "馮" and leaning.fields["agent"] == ("主人",)
+    assert leaning.fields["face"] == ("西",)
+    ((_, welcome),) = _events("pin", "公勞介")
+    assert welcome.kind == "勞" and welcome.fields["to"] == ("介",)
+    assert welcome.fields["agent"] == ("公",)
+    rinse = [e for _, e in _events("shiyu", "酌酒酳尸") if e.kind == "酳"]
+    assert rinse and rinse[0].fields["to"] == ("尸",)
+    assert not [e for _, e in _events("shisang", "卜人抱龜燋") if e.kind == "卜"]  # 卜人, a person
