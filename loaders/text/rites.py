@@ -100,9 +100,9 @@ def _zhuan_of(segments, slug) -> list[tuple[int, int]]:
     return zhuan_spans(slug, segments, punctuated_chapters()[rite_info(slug).hans])
 
 
-def zhuan_pieces() -> list[tuple[str, int, str]]:
-    """(rite, segment, reading) of every 傳 piece of the book, cut by the learnt 句讀 (for
-    writing ``corpus/zhuan-breaks.tsv``, :mod:`zhuan`)."""
+def zhuan_pieces() -> list[tuple[str, int, str, str]]:
+    """(rite, segment, witness characters, reading) of every 傳 piece of the book (for writing
+    ``corpus/zhuan-breaks.tsv``, :mod:`zhuan`)."""
     pieces = []
     model = default_model()
     for slug in OTHER_RITES:
@@ -110,10 +110,12 @@ def zhuan_pieces() -> list[tuple[str, int, str]]:
         zhuan = _zhuan_of(segments, slug)
         if not zhuan:
             continue
-        cutting = _Cutting(model, rite_projection(slug), zhuan, lambda _n, r: model_cut(model, r))
+        cutting = _Cutting(
+            model, rite_projection(slug), zhuan, lambda _n, _w, r: model_cut(model, r)
+        )
         for seg in segments:
             cutting.segment(seg)
-        pieces += [(slug, number, reading) for number, reading in cutting.zhuan_pieces]
+        pieces += [(slug, *piece) for piece in cutting.zhuan_pieces]
     return pieces
 
 
@@ -160,8 +162,9 @@ class _Cutting:
         self.model = model
         self.projection = projection
         self.zhuan = zhuan
-        self.zhuan_cut = zhuan_cut  # (segment, reading) → sentences of clauses of a 傳 piece
-        self.zhuan_pieces: list[tuple[int, str]] = []
+        # (segment, witness characters, reading) → sentences of clauses of a 傳 piece
+        self.zhuan_cut = zhuan_cut
+        self.zhuan_pieces: list[tuple[int, str, str]] = []
         self.raw_parts: list[str] = []
         self.offset = 0
         self.passages: list[Passage] = []
@@ -199,13 +202,14 @@ class _Cutting:
                 return [(self.division, body, cut_at), ("zhuan", cut_at, size)]
         return [(self.division, body, size)]
 
-    def _sentences(self, number: int, division: str, reading: str, lo: int, hi: int):
-        """The piece ``reading[lo:hi]`` cut into sentences of clauses (句讀)."""
+    def _sentences(self, number: int, division: str, text: str, reading: str, lo: int, hi: int):
+        """The piece ``reading[lo:hi]`` cut into sentences of clauses (句讀); ``text``: the
+        witness's characters, of which ``reading`` is the reading (same length)."""
         if number == 1:
             return [[reading]]  # the title
         if division == "zhuan":  # the punctuated text has no 傳: its breaks are a table
-            self.zhuan_pieces.append((number, reading[lo:hi]))
-            return self.zhuan_cut(number, reading[lo:hi])
+            self.zhuan_pieces.append((number, text[lo:hi], reading[lo:hi]))
+            return self.zhuan_cut(number, text[lo:hi], reading[lo:hi])
         if self.projection is None:
             return self.model.punctuate(reading[lo:hi])  # no punctuated text: the learnt 句讀
         return breaks_cut(reading[lo:hi], self.at_projection + lo, self.projection)
@@ -218,7 +222,7 @@ class _Cutting:
         )
         position = lo
         for s_number, sentence in enumerate(
-            self._sentences(seg.number, division, reading, lo, hi), start=1
+            self._sentences(seg.number, division, text, reading, lo, hi), start=1
         ):
             sid = f"{pid}.{s_number}"
             length = sum(len(c) for c in sentence)

@@ -6,8 +6,10 @@ breaks cannot come from there. They used to come from the learnt 句讀 model
 term added to the ontology moved some of the 傳's breaks, and with them its clause ids. The
 breaks are now a table, ``corpus/zhuan-breaks.tsv``: one row a 傳 piece (the 傳 of one 經
 segment), its reading with 。 ending each sentence and ， each clause, diffable and corrected by
-hand where a reader finds a break wrong. The build reads the table and refuses a row whose
-characters are no longer the text's (a corrected witness): ``python -m
+hand where a reader finds a break wrong. A row holds the witness's own characters (爲, 卽 as
+the 四庫 writes them), so that a change of how a character is read (``corpus/variants.tsv``)
+leaves it true: the clauses are cut at the same places in the reading, which has the same
+length. The build refuses a row whose characters are no longer the witness's: ``python -m
 yili_kg.loaders.text.zhuan`` writes the rows missing or stale from the model, for a reader to
 correct.
 
@@ -15,6 +17,8 @@ correct.
 [['傳曰'], ['斬者何', '不緝也']]
 >>> join_marked([['傳曰'], ['斬者何', '不緝也']])
 '傳曰。斬者何，不緝也'
+>>> cut_alike([['爲父'], ['何以']], "為父何以")
+[['為父'], ['何以']]
 """
 
 from __future__ import annotations
@@ -34,11 +38,11 @@ SENTENCE_MARK, CLAUSE_MARK = "。", "，"
 HEADER = """\
 # 喪服's 傳 cut into sentences and clauses (句讀): the punctuated edition (corpus/punctuated/)
 # does not print the 傳. One row a 傳 piece: the 傳 of one 經 segment of the rite's Kanripo
-# witness (corpus/kanripo-raw/, KR1d0028, CC BY-SA 4.0), its reading (characters as the build
-# reads them) with 。 after each sentence and ， after each clause. First written by the learnt
+# witness (corpus/kanripo-raw/, KR1d0028, CC BY-SA 4.0), its characters as the witness writes
+# them, with 。 after each sentence and ， after each clause. First written by the learnt
 # 句讀 model (loaders/text/punctuate.py, trained on 鄉射禮's punctuated base text) on
 # 2026-12-06; breaks corrected by hand are said in the row's note. Read by
-# loaders/text/zhuan.py; rows missing, or whose characters are no longer the text's, are
+# loaders/text/zhuan.py; rows missing, or whose characters are no longer the witness's, are
 # written again from the model by: python -m yili_kg.loaders.text.zhuan
 """
 
@@ -68,6 +72,14 @@ def split_marked(text: str) -> list[list[str]]:
 def join_marked(sentences: list[list[str]]) -> str:
     """The reading marked with 。 and ， (the inverse of :func:`split_marked`)."""
     return SENTENCE_MARK.join(CLAUSE_MARK.join(sentence) for sentence in sentences)
+
+
+def cut_alike(sentences: list[list[str]], text: str) -> list[list[str]]:
+    """``text`` cut where ``sentences`` (of the same length) are cut."""
+    out, at = [], 0
+    for sentence in sentences:
+        out.append([text[at : (at := at + len(clause))] for clause in sentence])
+    return out
 
 
 def model_cut(model, reading: str) -> list[list[str]]:
@@ -102,8 +114,9 @@ def read_table(path: Path | None = None) -> dict[tuple[str, int], ZhuanBreaks]:
     return rows
 
 
-def zhuan_sentences(rite: str, segment: int, reading: str, path: Path | None = None):
-    """The 傳 ``reading`` of ``rite``'s segment ``segment`` cut as the table cuts it.
+def zhuan_sentences(rite: str, segment: int, witness: str, reading: str, path: Path | None = None):
+    """The 傳 of ``rite``'s segment ``segment`` (``witness``: its characters, ``reading``: their
+    reading) cut as the table cuts it: sentences of clauses of the reading.
 
     Raises :class:`SourceError` if the table has no row for it, or a row for other characters.
     """
@@ -112,38 +125,40 @@ def zhuan_sentences(rite: str, segment: int, reading: str, path: Path | None = N
     if row is None:
         raise SourceError(
             path,
-            f"no breaks for the 傳 of {rite} segment {segment} ({reading[:12]}…); "
+            f"no breaks for the 傳 of {rite} segment {segment} ({witness[:12]}…); "
             "write them: python -m yili_kg.loaders.text.zhuan",
         )
     sentences = row.sentences
-    if "".join(c for s in sentences for c in s) != reading:
+    if "".join(c for s in sentences for c in s) != witness:
         raise SourceError(
             path,
-            f"the 傳 of {rite} segment {segment} now reads {reading[:12]}… ({len(reading)} "
+            f"the 傳 of {rite} segment {segment} is now {witness[:12]}… ({len(witness)} "
             "characters), not the row's characters; write the row again: "
             "python -m yili_kg.loaders.text.zhuan",
             row.line,
         )
-    return sentences
+    return cut_alike(sentences, reading)
 
 
 def write_table(pieces, model, path: Path | None = None) -> list[int]:
-    """Write the table: kept rows whose characters are still the text's, the model's cut for
-    the others. ``pieces``: (rite, segment, reading) of every 傳 piece. Returns the segments
-    written from the model."""
+    """Write the table: kept rows whose characters are still the witness's, the model's cut
+    (of the reading, put on the witness's characters) for the others. ``pieces``: (rite,
+    segment, witness characters, reading) of every 傳 piece. Returns the segments written from
+    the model."""
     path = path or table_path()
     old = read_table(path) if path.exists() else {}
     written, rows = [], []
-    for rite, segment, reading in pieces:
+    for rite, segment, witness, reading in pieces:
         kept = old.get((rite, segment))
         if (
             kept is not None
-            and kept.text.replace(SENTENCE_MARK, "").replace(CLAUSE_MARK, "") == reading
+            and kept.text.replace(SENTENCE_MARK, "").replace(CLAUSE_MARK, "") == witness
         ):
             rows.append((rite, str(segment), kept.text, kept.note))
             continue
         written.append(segment)
-        rows.append((rite, str(segment), join_marked(model_cut(model, reading)), ""))
+        cut = cut_alike(model_cut(model, reading), witness)
+        rows.append((rite, str(segment), join_marked(cut), ""))
     with open(path, "w", encoding="utf-8", newline="") as handle:
         handle.write(HEADER)
         handle.write("\t".join(FIELDS) + "\n")
