@@ -358,3 +358,19 @@ def test_the_mourners_wail_and_leap_and_the_envoy_is_welcomed():
     rinse = [e for _, e in _events("shiyu", "酌酒酳尸") if e.kind == "酳"]
     assert rinse and rinse[0].fields["to"] == ("尸",)
     assert not [e for _, e in _events("shisang", "卜人抱龜燋") if e.kind == "卜"]  # 卜人, a person
+
+
+def test_the_sacrifices_name_the_eaters_the_return_toast_and_the_horn_cup():
+    """特牲饋食禮 and 少牢 write 𧃊 for 餕: 上𧃊 is a person (the senior eater of the leftovers),
+    not the act, so 上𧃊答拜 is his bow and 酳上𧃊 is offered to him; 尸以醋主人 is the 尸's
+    return toast (醋, a form of 酢); 尸謖 the 尸 rising; 卒角 the horn cup drained."""
+    bows = _events("shaolaokuishi", "上𧃊答拜")
+    assert bows and all(e.kind == "答拜" and e.fields["agent"] == ("上餕",) for _, e in bows)
+    ((_, rinse),) = [(t, e) for t, e in _events("teshengkuishi", "酳上𧃊") if e.kind == "酳"]
+    assert rinse.fields["to"] == ("上餕",)
+    returns = _events("yousiche", "尸以醋主人")
+    assert returns and all(e.kind == "酢" and e.fields["to"] == ("主人",) for _, e in returns)
+    assert all(e.fields["agent"] == ("尸",) for _, e in returns)
+    rising = _events("teshengkuishi", "尸謖")
+    assert rising and all(e.kind == "謖" and e.fields["agent"] == ("尸",) for _, e in rising)
+    assert {e.kind for _, e in _events("teshengkuishi", "卒角")} == {"卒角"}
