@@ -3,10 +3,13 @@
 import pytest
 
 from yili_kg.loaders.errors import SourceError
+from yili_kg.loaders.text.published import published_passages
 from yili_kg.loaders.text.punctuate import default_model
-from yili_kg.loaders.text.rites import build_rite_layer
+from yili_kg.loaders.text.rites import build_rite_layer, zhuan_pieces
 from yili_kg.loaders.text.zhuan import (
+    EDITION_NOTE,
     FIELDS,
+    edition_cuts,
     read_table,
     write_table,
     zhuan_sentences,
@@ -28,8 +31,8 @@ def test_the_build_cuts_every_zhuan_piece_as_the_table_does():
     for piece in pieces:
         segment = int(piece.id.split("/")[1])
         assert _zhuan_cut(layer, segment) == table["sangfu", segment].sentences, piece.id
-    # the 傳 begins 傳曰 as a sentence of its own, then 斬者何
-    assert _zhuan_cut(layer, 3)[0] == ["傳曰"]
+    # 傳曰：斬者何？不緝也。 as the punctuated 儀禮注疏 cuts it
+    assert _zhuan_cut(layer, 3)[:2] == [["傳曰", "斬者何"], ["不緝也"]]
     # the row writes the witness's 卽 (公卿大夫室老士貴臣其餘皆衆臣也君謂有地者也衆臣杖不以卽位);
     # the clause reads it 即 (corpus/variants.tsv), cut at the same places
     witness, reading = _zhuan_cut(layer, 23), _zhuan_cut(layer, 23, "text")
@@ -70,16 +73,53 @@ def test_an_empty_clause_is_refused(tmp_path):
         read_table(path)
 
 
-def test_writing_keeps_corrected_rows_and_cuts_stale_ones_with_the_model(tmp_path):
+def test_writing_keeps_corrected_rows_and_cuts_the_others_by_the_edition_else_the_model(tmp_path):
     corrected = ("sangfu", "3", "傳曰。斬者何，不緝也", "corrected by hand")
     path = _table(tmp_path, corrected, ("sangfu", "4", "絞帶者。繩帶", ""))
     pieces = [
         ("sangfu", 3, "傳曰斬者何不緝也", "傳曰斬者何不緝也"),
         ("sangfu", 4, "絞帶者繩帶也", "絞帶者繩帶也"),
+        ("sangfu", 5, "居倚廬寢苫枕塊", "居倚廬寢苫枕塊"),
     ]
-    assert write_table(pieces, default_model(), path) == [4]
+    edition = {("sangfu", 4): [["絞帶者", "繩帶也"]]}
+    written = write_table(pieces, default_model(), edition, path)
+    assert written == {4: "edition", 5: "model"}
     table = read_table(path)
     assert table["sangfu", 3].note == "corrected by hand"
     assert table["sangfu", 3].sentences == [["傳曰"], ["斬者何", "不緝也"]]
-    assert "".join(c for s in table["sangfu", 4].sentences for c in s) == "絞帶者繩帶也"
+    assert table["sangfu", 4].sentences == [["絞帶者", "繩帶也"]]
+    assert table["sangfu", 4].note == EDITION_NOTE
+    assert "".join(c for s in table["sangfu", 5].sentences for c in s) == "居倚廬寢苫枕塊"
+    assert "model" in table["sangfu", 5].note
+    # --redo: every row from its source, the reader's correction too
+    assert write_table(pieces, default_model(), edition, path, redo=True)[3] == "model"
     read_table.cache_clear()
+
+
+def test_the_rows_said_to_be_the_editions_are_what_the_edition_cuts():
+    """Every row whose note credits the punctuated 儀禮注疏 is its projected breaks; the edition
+    holds every 傳 piece (壻 of 緦麻, a 經 item the edition writes 婿, is no 傳)."""
+    pieces = [
+        (segment, witness) for rite, segment, witness, _ in zhuan_pieces() if rite == "sangfu"
+    ]
+    cuts = edition_cuts("sangfu", "丧服", pieces)
+    table = read_table()
+    credited = [row for row in table.values() if row.note == EDITION_NOTE]
+    assert len(credited) >= 85
+    for row in credited:
+        assert cuts[row.segment] == row.sentences, row.segment
+    assert len(cuts) >= len(pieces) - 1
+    layer = build_rite_layer("sangfu")
+    assert layer.by_id["jing/186"].witness_text == "壻" and "zhuan/186" not in layer.by_id
+
+
+def test_the_zhuan_ids_published_before_keep_their_characters_or_redirect():
+    """The 傳's sentences and clauses as the build of 19ee35f published them (cut by the model):
+    each id still names its characters, or is retired with the passages that replace it."""
+    layer = build_rite_layer("sangfu")
+    retired = {r.id: r.replaced_by for r in layer.retired}
+    for p in published_passages()["sangfu"]:
+        if p.id in layer.by_id:
+            assert layer.by_id[p.id].witness_text == p.witness_text, p.id
+        else:
+            assert retired[p.id], p.id

@@ -299,6 +299,10 @@ def _end(kept: list[int], stretch: Stretch, size: int) -> int:
     return _at(kept, stretch.start, size)
 
 
+#: the fewest characters of a segment that goes on with a 傳 (絞帶者繩帶也 …)
+SHORTEST_ZHUAN = 4
+
+
 def zhuan_spans(rite, segments, punctuated: str) -> list[tuple[int, int]]:
     """The spans of 喪服's 傳 (offsets into the joined 經 segments): from each 傳曰 to the end
     of its segment, and the segments after such a one that the punctuated 經 (which has no
@@ -319,7 +323,9 @@ def zhuan_spans(rite, segments, punctuated: str) -> list[tuple[int, int]]:
             spans.append((start + at, end))
             in_zhuan = True
             continue
-        if in_zhuan and not _held(fold(row.text), folded):
+        # a 傳 goes on in explanations; a short segment the edition seems to lack is a 經
+        # item it writes in another form (壻 | 婿 in 緦麻), not more 傳
+        if in_zhuan and len(row.text) >= SHORTEST_ZHUAN and not _held(fold(row.text), folded):
             spans.append((start, end))
             continue
         in_zhuan = False
