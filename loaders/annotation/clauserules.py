@@ -25,6 +25,7 @@ from yili_kg.loaders.annotation.discourse import (
 from yili_kg.loaders.annotation.rules import Rule, rule, rule_named, word_class, word_values
 from yili_kg.loaders.iris import YL
 from yili_kg.loaders.terms.tokens import Token, tokenize
+from yili_kg.loaders.terms.words import is_function_word
 
 if TYPE_CHECKING:
     from yili_kg.loaders.annotation.annotate import ClauseReader
@@ -1438,6 +1439,24 @@ def unnamed_place(r, tokens, i, rl):
         return None
     r.place_here("".join(t.text for t in tokens[i : j + 1]))
     return j + 1 - i
+
+
+@rule("unnamed-act")
+def unnamed_act(r, tokens, i, rl):
+    """主人就先生而謀賓介: after an act, 而 and a word that is neither a term nor a function
+    word, with no act of the lexicon after it in the clause and persons after it, begin an act
+    the ontology does not name: the persons after it are that act's (the 賓 and 介 deliberated
+    on), not the act before's (the 先生 gone to); the clause is read no further."""
+    if not r.events or tokens[i].text not in rl.words["and"] or i + 1 >= len(tokens):
+        return None
+    unknown = tokens[i + 1]
+    if unknown.kinds or is_function_word(unknown.text):
+        return None
+    after = tokens[i + 2 :]
+    if any("action" in t.kinds for t in after) or not any(t.of("role") for t in after):
+        return None  # 橫而拳之: the thing of both acts; only persons are over-read
+    r.stop = True
+    return len(tokens) - i
 
 
 @rule("noun")
