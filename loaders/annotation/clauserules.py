@@ -2076,6 +2076,37 @@ def zhu_names_party(r, subjects, rl) -> bool:
     return done
 
 
+@rule("zhu-names-other")
+def zhu_names_other(r, subjects, rl) -> bool:
+    """小樂正從之 (注: 從大師也), 一小射正授弓 (注: 授弓當授大射正): a 注 that writes the clause's
+    act with a person right after it names the other party of that act, when the clause names
+    none (or only by guess); not a bow (rule zhu-names-party), nor a command (rule
+    zhu-names-commanded), nor the doer himself, nor anyone (授人綏, a saying), nor the first
+    of those who do it (序從主人以下); 君 in the 注 is the 公 of the text."""
+    if not r.ctx.notes:
+        return False
+    roles = _role_names(r)
+    done = False
+    for event in r.events:
+        if "to" in event.fields and event.marks.get("to") != "?":
+            continue
+        if not event.agent or event.kind in r.lex.frames["command"]:
+            continue
+        if r.is_a(event.kind, rl.word("bow")) or event.kind not in rl.words["acts"]:
+            continue
+        for note in r.ctx.notes:
+            found = re.search(f"{re.escape(event.kind)}({roles})(?!{rl.word('below')})", note)
+            if not found or found.group(1) in rl.words["anyone"]:
+                continue
+            party = r.lex.forms["role"][found.group(1)]
+            party = rl.word("as") if party in rl.words["ruler"] else party
+            if party not in event.agent:
+                event.set("to", (party,), "?")
+                done = True
+            break
+    return done
+
+
 @rule("zhu-names-commanded")
 def zhu_names_commanded(r, subjects, rl) -> bool:
     """司射命射 (注: 司射命賓及諸公卿大夫射): a 注 that opens restating the clause's command, its
