@@ -1879,10 +1879,9 @@ def said_to(r, subjects, rl) -> bool:
             continue
         for pid, earlier in reversed(r.ctx.history[-3:]):
             offered = (  # 獻公，曰「臣敢奏爵以聽命」: said to the one he offers to, as he does
-                r.lex.has(earlier.kind, "offering")
+                (r.lex.has(earlier.kind, "offering") or earlier.kind in rl.words["presents"])
                 and sentence_of(pid) == r.ctx.sentence
                 and earlier.agent == event.agent
-                and not earlier.marks.get("to")
             )
             if not ((r.is_a(earlier.kind, *rl.words["speech"]) or offered) and earlier.get("to")):
                 continue
