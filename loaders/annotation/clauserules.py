@@ -2106,6 +2106,34 @@ def zhu_names_other(r, subjects, rl) -> bool:
     return done
 
 
+@rule("zhu-names-served")
+def zhu_names_served(r, subjects, rl) -> bool:
+    """設席于堂廉 (注: 為工布席也), 又尊于大侯之乏東北 (注: 為隸僕人巾車糝侯豻侯之獲者): a 注 that
+    opens with 為 (for) names whom the thing set out is for: the person of the 之 phrase after it
+    (the 獲者 of those targets), or else the person right after 為; for an act of setting out
+    (yl:unstatedAgent) that names no one it is for (or only by guess)."""
+    notes = r.ctx.notes
+    if not notes or not notes[0].startswith(rl.word("for")):
+        return False
+    roles = _role_names(r)
+    head = notes[0][: int(rl.word("within"))]
+    found = re.search(f"{re.escape(rl.word('of'))}({roles})", head) or re.match(
+        f"{re.escape(rl.word('for'))}({roles})", head
+    )
+    if not found:
+        return False
+    served = r.lex.forms["role"][found.group(1)]
+    done = False
+    for event in r.events:
+        if event.modifier or not r.lex.has(event.kind, "unstatedAgent"):
+            continue
+        if "to" in event.fields and event.marks.get("to") != "?":
+            continue
+        event.set("to", (served,), "?")
+        done = True
+    return done
+
+
 @rule("zhu-names-commanded")
 def zhu_names_commanded(r, subjects, rl) -> bool:
     """司射命射 (注: 司射命賓及諸公卿大夫射): a 注 that opens restating the clause's command, its
