@@ -25,6 +25,7 @@ from yili_kg.loaders.annotation.discourse import (
 from yili_kg.loaders.annotation.rules import Rule, rule, rule_named, word_class, word_values
 from yili_kg.loaders.iris import YL
 from yili_kg.loaders.terms.tokens import Token, tokenize
+from yili_kg.loaders.terms.words import is_function_word
 
 if TYPE_CHECKING:
     from yili_kg.loaders.annotation.annotate import ClauseReader
@@ -1440,6 +1441,24 @@ def unnamed_place(r, tokens, i, rl):
     return j + 1 - i
 
 
+@rule("unnamed-act")
+def unnamed_act(r, tokens, i, rl):
+    """主人就先生而謀賓介: after an act, 而 and a word that is neither a term nor a function
+    word, with no act of the lexicon after it in the clause and persons after it, begin an act
+    the ontology does not name: the persons after it are that act's (the 賓 and 介 deliberated
+    on), not the act before's (the 先生 gone to); the clause is read no further."""
+    if not r.events or tokens[i].text not in rl.words["and"] or i + 1 >= len(tokens):
+        return None
+    unknown = tokens[i + 1]
+    if unknown.kinds or is_function_word(unknown.text):
+        return None
+    after = tokens[i + 2 :]
+    if any("action" in t.kinds for t in after) or not any(t.of("role") for t in after):
+        return None  # 橫而拳之: the thing of both acts; only persons are over-read
+    r.stop = True
+    return len(tokens) - i
+
+
 @rule("noun")
 def noun(r, tokens, i, rl):
     if tokens[i].kinds.keys() & {"role", "object", "place"}:
@@ -1860,10 +1879,9 @@ def said_to(r, subjects, rl) -> bool:
             continue
         for pid, earlier in reversed(r.ctx.history[-3:]):
             offered = (  # 獻公，曰「臣敢奏爵以聽命」: said to the one he offers to, as he does
-                r.lex.has(earlier.kind, "offering")
+                (r.lex.has(earlier.kind, "offering") or earlier.kind in rl.words["presents"])
                 and sentence_of(pid) == r.ctx.sentence
                 and earlier.agent == event.agent
-                and not earlier.marks.get("to")
             )
             if not ((r.is_a(earlier.kind, *rl.words["speech"]) or offered) and earlier.get("to")):
                 continue
@@ -2054,6 +2072,65 @@ def zhu_names_party(r, subjects, rl) -> bool:
                 continue
             event.set("to", party, "?")
             done = True
+    return done
+
+
+@rule("zhu-names-other")
+def zhu_names_other(r, subjects, rl) -> bool:
+    """小樂正從之 (注: 從大師也), 一小射正授弓 (注: 授弓當授大射正): a 注 that writes the clause's
+    act with a person right after it names the other party of that act, when the clause names
+    none (or only by guess); not a bow (rule zhu-names-party), nor a command (rule
+    zhu-names-commanded), nor the doer himself, nor anyone (授人綏, a saying), nor the first
+    of those who do it (序從主人以下); 君 in the 注 is the 公 of the text."""
+    if not r.ctx.notes:
+        return False
+    roles = _role_names(r)
+    done = False
+    for event in r.events:
+        if "to" in event.fields and event.marks.get("to") != "?":
+            continue
+        if not event.agent or event.kind in r.lex.frames["command"]:
+            continue
+        if r.is_a(event.kind, rl.word("bow")) or event.kind not in rl.words["acts"]:
+            continue
+        for note in r.ctx.notes:
+            found = re.search(f"{re.escape(event.kind)}({roles})(?!{rl.word('below')})", note)
+            if not found or found.group(1) in rl.words["anyone"]:
+                continue
+            party = r.lex.forms["role"][found.group(1)]
+            party = rl.word("as") if party in rl.words["ruler"] else party
+            if party not in event.agent:
+                event.set("to", (party,), "?")
+                done = True
+            break
+    return done
+
+
+@rule("zhu-names-served")
+def zhu_names_served(r, subjects, rl) -> bool:
+    """設席于堂廉 (注: 為工布席也), 又尊于大侯之乏東北 (注: 為隸僕人巾車糝侯豻侯之獲者): a 注 that
+    opens with 為 (for) names whom the thing set out is for: the person of the 之 phrase after it
+    (the 獲者 of those targets), or else the person right after 為; for an act of setting out
+    (yl:unstatedAgent) that names no one it is for (or only by guess)."""
+    notes = r.ctx.notes
+    if not notes or not notes[0].startswith(rl.word("for")):
+        return False
+    roles = _role_names(r)
+    head = notes[0][: int(rl.word("within"))]
+    found = re.search(f"{re.escape(rl.word('of'))}({roles})", head) or re.match(
+        f"{re.escape(rl.word('for'))}({roles})", head
+    )
+    if not found:
+        return False
+    served = r.lex.forms["role"][found.group(1)]
+    done = False
+    for event in r.events:
+        if event.modifier or not r.lex.has(event.kind, "unstatedAgent"):
+            continue
+        if "to" in event.fields and event.marks.get("to") != "?":
+            continue
+        event.set("to", (served,), "?")
+        done = True
     return done
 
 

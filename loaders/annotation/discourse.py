@@ -979,18 +979,45 @@ def commanded_answers(pid, events, lexicon, ctx, rl) -> bool:
     """命去侯。負侯者許諾: a 命 that names no one was given to the one who next acts under his
     own name (he answers or does what was commanded), within a few clauses of the paragraph."""
     paragraph = paragraph_of(pid)
+    waiting = ctx.open_command[0] if ctx.open_command else None
     ctx.open_command, found = _answered(
         ctx.open_command, paragraph, ctx.clauses, int(rl.word("within")), _named(events)
     )
     for event in events:
+        if found and waiting and event.kind in rl.words["says"] and "to" not in event.fields:
+            event.set("to", waiting.agent, "?")  # 主人曰…。賓曰「俟閒」: back to the speaker
+            continue
         if (
-            (event.kind in lexicon.frames["command"] or _calls(event, pid, ctx, rl))
+            (
+                event.kind in lexicon.frames["command"]
+                or _calls(event, pid, ctx, rl)
+                or _spoken_to_no_one(event, pid, ctx, rl)
+            )
             and event.agent
             and "to" not in event.fields
             and event.get("neg") != "1"
         ):
             ctx.open_command = (event, paragraph, ctx.clauses)
     return found
+
+
+def _spoken_to_no_one(event: Event, pid: str, ctx: Context, rl: Rule) -> bool:
+    """司正升相旅，曰「某子受酬」。受酬者降席: words said (曰, with the words) to no one named
+    are answered like a command; not words that go with an act to someone by the same speaker
+    just before in the sentence (媵爵，曰「臣受賜矣」: said to the one he presents to, rule
+    said-to), nor words without their words (傳曰: the 傳 says what follows), nor in the 傳, a
+    commentary that narrates no act (布曰錫: what a cloth is called)."""
+    if event.kind not in rl.words["says"] or "say" not in event.fields:
+        return False
+    if pid.startswith(rl.word("commentary")):
+        return False
+    last = ctx.last_act()
+    return not (
+        last is not None
+        and sentence_of(last[0]) == ctx.sentence
+        and last[1].agent == event.agent
+        and "to" in last[1].fields
+    )
 
 
 def _calls(event: Event, pid: str, ctx: Context, rl: Rule) -> bool:
