@@ -654,6 +654,23 @@ def arrows_counted(r, tokens, i, rl):
     return 1
 
 
+@rule("thing-counted")
+def thing_counted(r, tokens, i, rl):
+    """辭一席, 納一尊: a numeral between an act just read and a word that is also a thing counts
+    that thing, the act's object (one mat, one vessel), not how many times a second act is done
+    (席 laying a mat, 尊 setting out the wine): the word is read as the thing."""
+    nxt = _next(tokens, i)
+    if not (tokens[i].text in word_values("numeral") and not tokens[i].kinds and nxt):
+        return None
+    if not (r.events and i > 0 and "action" in tokens[i - 1].kinds):
+        return None
+    thing = nxt.of("object")
+    if not thing or "action" not in nxt.kinds:
+        return None
+    tokens[i + 1] = Token(nxt.text, {"object": thing})
+    return 1
+
+
 @rule("count")
 def count(r, tokens, i, rl):
     token, nxt = tokens[i], _next(tokens, i)
@@ -2678,8 +2695,13 @@ def thing_in_name(r, subjects, rl) -> bool:
 
 def _held(r, rl, index: int, within: int, doer: set) -> list:
     """The acts of the last ``within`` that left a thing in hand (not a thing itself only taken
-    to be in hand), of anyone (doer empty) or the doer's (his agent or recipient)."""
+    to be in hand), of anyone (doer empty) or the doer's (his agent or recipient; not the one a
+    thing is declined to, 辭一席: the host is not handed the mat)."""
     recent = [e for _, e in r.ctx.history[-within:]] + r.events[:index]
+
+    def party(e: Event) -> set:
+        return set(e.agent) | set(() if e.kind in rl.words["addressed"] else e.fields.get("to", ()))
+
     return [
         e
         for e in recent
@@ -2687,7 +2709,7 @@ def _held(r, rl, index: int, within: int, doer: set) -> list:
         and e.kind not in rl.words["not-held"]
         and e.get("neg") != "1"
         and not r.in_hand(e)
-        and (not doer or doer & (set(e.agent) | set(e.fields.get("to", ()))))
+        and (not doer or doer & party(e))
     ]
 
 
