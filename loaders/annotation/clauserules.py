@@ -1505,6 +1505,19 @@ def commanded_act(r, kind, tokens, i, rl) -> bool:
     return True
 
 
+@rule("awaited-act")
+def awaited_act(r, kind, tokens, i, rl) -> bool:
+    """立于堂西以俟射: an act right after 俟 is what is waited for, not done yet (the shooting
+    is told when it comes); the clause stops there (士昏禮 以俟見)."""
+    last = r.events[-1] if r.events else None
+    if last is None or last.kind not in rl.words["wait"] or i == 0:
+        return False
+    if tokens[i - 1].of("action") not in rl.words["wait"]:
+        return False
+    r.stop = True
+    return True
+
+
 @rule("assist")
 def assist(r, kind, tokens, i, rl) -> bool:
     """以相拜: to assist with the bows, one act 相, for the two who just bowed to each other."""
