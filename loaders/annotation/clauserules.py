@@ -25,6 +25,7 @@ from yili_kg.loaders.annotation.discourse import (
 from yili_kg.loaders.annotation.rules import Rule, rule, rule_named, word_class, word_values
 from yili_kg.loaders.iris import YL
 from yili_kg.loaders.terms.tokens import Token, tokenize
+from yili_kg.loaders.terms.words import is_function_word
 
 if TYPE_CHECKING:
     from yili_kg.loaders.annotation.annotate import ClauseReader
@@ -147,8 +148,10 @@ def _glosses(r: ClauseReader, note: str, text: str, rl: Rule):
     for start in starts:
         for length in range(int(rl.word("longest")), 0, -1):
             word, rest = note[start : start + length], note[start + length :]
-            # R也 after W: R runs to the first 也 (no role's name holds one)
+            # R也 after W: R runs to the first 也 (no role's name holds one); or W，X，謂R也:
+            # the word glossed, then whom it means (鄉，鄉人，謂鄉大夫也)
             role = rest[: rest.find(is_)] if is_ in rest else ""
+            role = role.rsplit(rl.word("means"), 1)[-1] if role not in roles else role
             if role in roles and len(word) == length and word in text and word not in roles:
                 if length > 1 or text.startswith(word):  # 正坐: one character, as the subject
                     yield word, role
@@ -230,6 +233,24 @@ def shows_at(r, tokens, i, rl):
     r.stop = True
     r.at.clear()  # 于弓外: where the thing shows, no place left for the next act
     return len(tokens) - i
+
+
+@rule("unread-act")
+def unread_act(r, tokens, i, rl):
+    """記 朝服而謀賓介: after an act read, 而 before a word the lexicon knows as nothing (謀, to
+    deliberate) opens an act of its own the annotator does not read: the persons after it are
+    that act's (the 賓 and 介 deliberated on), not the wearer's nor those he dresses for, and
+    are passed over with it; a thing referred to after it (橫而拳之) is left to the rules (not
+    而后, 'and then')."""
+    nxt = _next(tokens, i)
+    if tokens[i].text not in rl.words["then"] or nxt is None or not r.events:
+        return None
+    if nxt.kinds or is_function_word(nxt.text) or nxt.text in rl.words["except"]:
+        return None
+    j = i + 2
+    while j < len(tokens) and tokens[j].of("role"):
+        j += 1  # 謀賓介: the persons it is done to
+    return j - i
 
 
 @rule("skip-adverb")

@@ -61,6 +61,11 @@ def word_values(name: str) -> dict[str, str]:
     return dict(_word_table()[name])
 
 
+def is_function_word(text: str) -> bool:
+    """Whether ``text`` is a function word of any class (而, 于, 之 …)."""
+    return any(text in words for words in _word_table().values())
+
+
 def one_word(name: str) -> str:
     """The word of a class of one word (則 of ``condition-then``); a class of several words is
     refused, so that a word added to it is not silently left unread."""
