@@ -2908,7 +2908,9 @@ def walks_by(r, subjects, rl) -> bool:
     last = _last_event(ctx)
     if last is None or not ctx.agent or ctx.sentence.startswith(rl.words["part"]):
         return False
-    if any(r.is_a(last.kind, r.lex.label(c)) for c in (YL.Movement, YL.SettingOut)):
+    own_case = ctx.condition and ctx.condition not in last.fields.get("cond", ())
+    moved = any(r.is_a(last.kind, r.lex.label(c)) for c in (YL.Movement, YL.SettingOut))
+    if moved and not own_case:  # (豫則鈎楹内，堂則由楹外: the other case, a way of its own)
         return False
     event = r.new_event(rl.word("act"))
     event.set("agent", ctx.agent, "^")
