@@ -2909,7 +2909,9 @@ def walks_by(r, subjects, rl) -> bool:
     if last is None or not ctx.agent or ctx.sentence.startswith(rl.words["part"]):
         return False
     own_case = ctx.condition and ctx.condition not in last.fields.get("cond", ())
-    moved = any(r.is_a(last.kind, r.lex.label(c)) for c in (YL.Movement, YL.SettingOut))
+    moved = last.kind not in rl.words["passing"] and any(
+        r.is_a(last.kind, r.lex.label(c)) for c in (YL.Movement, YL.SettingOut)
+    )  # 相左，由堂下西階之東: after passing each other, the way he then goes
     if moved and not own_case:  # (豫則鈎楹内，堂則由楹外: the other case, a way of its own)
         return False
     event = r.new_event(rl.word("act"))
