@@ -671,3 +671,41 @@ def test_the_shooting_played_for_is_the_archers_only_when_archers_have_acted():
     record, applied = annotate_example("大師升。乃奏《騶虞》以射")
     assert format_events(record.events) == "奏 agent=大師^ ; 射 agent=大師^"
     assert "shooting-to-music" not in applied
+
+
+def test_a_condition_that_persons_are_there_does_not_make_them_its_doers():
+    """有諸公，則辭加席 (鄉飲酒禮): a condition that only says persons are there, without 若 as
+    with it (若有諸公), is about them; the one carried over before it acts (the 大夫 declines
+    his upper mat, 疏: 大夫以公在故謙), not the 諸公."""
+    from yili_kg.loaders.annotation.annotate import annotate_example
+
+    record, _ = annotate_example("大夫則如介禮。有諸公，則辭加席，委于席端")
+    assert format_events(record.events) == "委 agent=大夫^ theme=加席? dest=席"
+
+
+def test_a_clause_before_ze_in_the_sentence_of_the_text_layer_is_a_condition():
+    """Clauses re-cut keep the ids they were published with: 鄉飲酒禮 有諸公 (jing/131.1.2v2)
+    and 則辭加席 (jing/131.2.2) are one sentence of the text layer, the 則 clause read right
+    after it, though their ids number other sentences: 有諸公 is the condition."""
+    from dataclasses import dataclass
+
+    from yili_kg.loaders.annotation.annotate import _annotate
+
+    @dataclass(frozen=True)
+    class Clause:
+        id: str
+        text: str
+        parent: str
+        level: str = "clause"
+
+    clauses = [
+        Clause("jing/131.1.1v2", "大夫則如介禮", "jing/131.1v2"),
+        Clause("jing/131.1.2v2", "有諸公", "jing/131.2"),
+        Clause("jing/131.2.2", "則辭加席", "jing/131.2"),
+        Clause("jing/131.2.3", "委于席端", "jing/131.2"),
+        Clause("jing/131.1.5", "主人不徹", "jing/131.2"),
+    ]
+    records = [record for record, _ in _annotate(clauses, default_lexicon())]
+    assert records[1].reason == "cond"
+    assert records[2].events[0].get("cond") == "有諸公"
+    assert records[2].events[0].agent == ("大夫",)

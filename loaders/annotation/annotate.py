@@ -644,6 +644,9 @@ def annotate_clause(pid: str, text: str, lexicon: Lexicon, ctx: Context) -> Reco
         return Record(pid, record_text, [], reason="cond")
     then = one_word("condition-then")  # 則
     body = text.split(then, 1)[1] if then in text and text.index(then) < 4 else text
+    case = text[: len(text) - len(body) - len(then)] if body != text else ""
+    if case and not any(t.of("role") for t in tokenize(case, lexicon)):
+        ctx.condition = case  # 十純則縮而委之, 豫則鈎楹内: the case the act is for (cond=十純)
     head, body = _temporal_head(pid, body, lexicon)
     if not head:
         head, body = _arrival_head(pid, body, lexicon, ctx)
@@ -702,9 +705,12 @@ def _condition(pid: str, text: str, lexicon: Lexicon, ctx: Context) -> None:
     ]
     ctx.cond_things = tuple(x for t in tokens if (x := t.of("object")) and not t.of("action"))
     topic = subject.startswith(one_word("condition-topic"))
+    after = text.partition(if_)[2] if if_ in text else text
+    if if_ not in text and _present(text, lexicon):
+        roles = []  # 有諸公，則辭加席: a condition that only says they are there, as 若有諸公
     if roles and topic:
         ctx.cond_topic = tuple(roles)  # 其笙，則獻諸西階上: the pipers are offered to
-    elif not roles and (present := _present(text.partition(if_)[2], lexicon)):
+    elif not roles and (present := _present(after, lexicon)):
         ctx.cond_topic = present  # 若有諸公，則先卿獻之: the 諸公 are offered to
     elif roles and not _commands(subject, lexicon):  # 大夫若有遵者，則入門左: the 大夫 enter
         ctx.agent = tuple(roles)  # (公有命，則不易不洗: the 公 only commands)
@@ -898,7 +904,14 @@ def _followed_by_ze(pid: str) -> bool:
         after = clauses[ids.index(pid) + 1]
         following = _NEXT_CLAUSE.get(pid)
         if following is not None and following.id != after.id:
-            return False  # 三耦卒飲。若賓諸公卿大夫不勝，則不降 (a witness's sentences interleaved)
+            # 三耦卒飲。若賓諸公卿大夫不勝，則不降 (a witness's sentences interleaved): the clause
+            # next in the text, if the text layer puts it in the same sentence (有諸公，則辭加席)
+            parent = getattr(clauses[ids.index(pid)], "parent", None)
+            return (
+                parent is not None
+                and getattr(following, "parent", None) == parent
+                and following.text.startswith(one_word("condition-then"))
+            )
         return after.text.startswith(one_word("condition-then"))
     after = _NEXT_CLAUSE.get(pid)
     if after is None or paragraph_of(after.id) != paragraph_of(pid):

@@ -148,8 +148,10 @@ def _glosses(r: ClauseReader, note: str, text: str, rl: Rule):
     for start in starts:
         for length in range(int(rl.word("longest")), 0, -1):
             word, rest = note[start : start + length], note[start + length :]
-            # R也 after W: R runs to the first 也 (no role's name holds one)
+            # R也 after W: R runs to the first 也 (no role's name holds one); or W，X，謂R也:
+            # the word glossed, then whom it means (鄉，鄉人，謂鄉大夫也)
             role = rest[: rest.find(is_)] if is_ in rest else ""
+            role = role.rsplit(rl.word("means"), 1)[-1] if role not in roles else role
             if role in roles and len(word) == length and word in text and word not in roles:
                 if length > 1 or text.startswith(word):  # 正坐: one character, as the subject
                     yield word, role
@@ -231,6 +233,24 @@ def shows_at(r, tokens, i, rl):
     r.stop = True
     r.at.clear()  # 于弓外: where the thing shows, no place left for the next act
     return len(tokens) - i
+
+
+@rule("unread-act")
+def unread_act(r, tokens, i, rl):
+    """記 朝服而謀賓介: after an act read, 而 before a word the lexicon knows as nothing (謀, to
+    deliberate) opens an act of its own the annotator does not read: the persons after it are
+    that act's (the 賓 and 介 deliberated on), not the wearer's nor those he dresses for, and
+    are passed over with it; a thing referred to after it (橫而拳之) is left to the rules (not
+    而后, 'and then')."""
+    nxt = _next(tokens, i)
+    if tokens[i].text not in rl.words["then"] or nxt is None or not r.events:
+        return None
+    if nxt.kinds or is_function_word(nxt.text) or nxt.text in rl.words["except"]:
+        return None
+    j = i + 2
+    while j < len(tokens) and tokens[j].of("role"):
+        j += 1  # 謀賓介: the persons it is done to
+    return j - i
 
 
 @rule("skip-adverb")
@@ -652,6 +672,23 @@ def arrows_counted(r, tokens, i, rl):
         return None
     if "theme" not in r.events[-1].fields:
         r.events[-1].set("theme", rl.word("thing"), "?")
+    return 1
+
+
+@rule("thing-counted")
+def thing_counted(r, tokens, i, rl):
+    """辭一席, 納一尊: a numeral between an act just read and a word that is also a thing counts
+    that thing, the act's object (one mat, one vessel), not how many times a second act is done
+    (席 laying a mat, 尊 setting out the wine): the word is read as the thing."""
+    nxt = _next(tokens, i)
+    if not (tokens[i].text in word_values("numeral") and not tokens[i].kinds and nxt):
+        return None
+    if not (r.events and i > 0 and "action" in tokens[i - 1].kinds):
+        return None
+    thing = nxt.of("object")
+    if not thing or "action" not in nxt.kinds:
+        return None
+    tokens[i + 1] = Token(nxt.text, {"object": thing})
     return 1
 
 
@@ -1504,6 +1541,19 @@ def commanded_act(r, kind, tokens, i, rl) -> bool:
     ]
     if ahead:
         r.like(tokens, ahead[0], like)
+    return True
+
+
+@rule("awaited-act")
+def awaited_act(r, kind, tokens, i, rl) -> bool:
+    """立于堂西以俟射: an act right after 俟 is what is waited for, not done yet (the shooting
+    is told when it comes); the clause stops there (士昏禮 以俟見)."""
+    last = r.events[-1] if r.events else None
+    if last is None or last.kind not in rl.words["wait"] or i == 0:
+        return False
+    if tokens[i - 1].of("action") not in rl.words["wait"]:
+        return False
+    r.stop = True
     return True
 
 
@@ -2755,8 +2805,13 @@ def thing_in_name(r, subjects, rl) -> bool:
 
 def _held(r, rl, index: int, within: int, doer: set) -> list:
     """The acts of the last ``within`` that left a thing in hand (not a thing itself only taken
-    to be in hand), of anyone (doer empty) or the doer's (his agent or recipient)."""
+    to be in hand), of anyone (doer empty) or the doer's (his agent or recipient; not the one a
+    thing is declined to, 辭一席: the host is not handed the mat)."""
     recent = [e for _, e in r.ctx.history[-within:]] + r.events[:index]
+
+    def party(e: Event) -> set:
+        return set(e.agent) | set(() if e.kind in rl.words["addressed"] else e.fields.get("to", ()))
+
     return [
         e
         for e in recent
@@ -2764,7 +2819,7 @@ def _held(r, rl, index: int, within: int, doer: set) -> list:
         and e.kind not in rl.words["not-held"]
         and e.get("neg") != "1"
         and not r.in_hand(e)
-        and (not doer or doer & (set(e.agent) | set(e.fields.get("to", ()))))
+        and (not doer or doer & party(e))
     ]
 
 
@@ -2929,7 +2984,11 @@ def walks_by(r, subjects, rl) -> bool:
     last = _last_event(ctx)
     if last is None or not ctx.agent or ctx.sentence.startswith(rl.words["part"]):
         return False
-    if any(r.is_a(last.kind, r.lex.label(c)) for c in (YL.Movement, YL.SettingOut)):
+    own_case = ctx.condition and ctx.condition not in last.fields.get("cond", ())
+    moved = last.kind not in rl.words["passing"] and any(
+        r.is_a(last.kind, r.lex.label(c)) for c in (YL.Movement, YL.SettingOut)
+    )  # 相左，由堂下西階之東: after passing each other, the way he then goes
+    if moved and not own_case:  # (豫則鈎楹内，堂則由楹外: the other case, a way of its own)
         return False
     event = r.new_event(rl.word("act"))
     event.set("agent", ctx.agent, "^")

@@ -239,6 +239,33 @@ def added_mat(reader, event, text, rl) -> bool:
     return True
 
 
+@rule("set-by-carriers")
+def set_by_carriers(reader, event, text, rl) -> bool:
+    """獲者執爵，使人執其薦與俎從之，適右個，設薦俎: setting down, naming no one, just after
+    someone followed another carrying things, is done by those who carry what is set (注: 人謂
+    主人贊者上設薦俎者也), each his own (獲者皆執其薦，庶子執俎從之，設于乏少南: both), not by
+    the one carried over nor by no one."""
+    if event.kind not in rl.words["lays"]:
+        return False
+    recent = [e for _, e in reader.ctx.history[-int(rl.word("within")) :]]
+    follows = [k for k, e in enumerate(recent) if e.kind in rl.words["follow"] and "to" in e.fields]
+    if not follows or any(e.kind in rl.words["hand"] for e in recent[follows[-1] :]):
+        return False  # (婦贊者執棗糗以從。主婦不興，受，設棗于菹北: handed over, hers)
+    things = set(event.fields.get("theme", ()))
+    held = [
+        e
+        for e in recent[: follows[-1]]
+        if e.kind in rl.words["hold"] and e.get("neg") != "1" and "theme" in e.fields
+        if not things or things & set(e.fields["theme"])
+    ]
+    if not held:
+        return False
+    event.set("agent", tuple(dict.fromkeys(a for e in held for a in e.agent)), "^")
+    if not things:  # 設于乏少南: what they carry
+        event.set("theme", tuple(dict.fromkeys(t for e in held for t in e.fields["theme"])), "?")
+    return True
+
+
 @rule("setting-out-unstated")
 def setting_out_unstated(reader, event, text, rl) -> bool:
     lex = reader.lex

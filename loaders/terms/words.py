@@ -62,7 +62,7 @@ def word_values(name: str) -> dict[str, str]:
 
 
 def is_function_word(text: str) -> bool:
-    """Whether ``text`` is a function word of any class of the table."""
+    """Whether ``text`` is a function word of any class (而, 于, 之 …)."""
     return any(text in words for words in _word_table().values())
 
 
