@@ -237,11 +237,11 @@ def shows_at(r, tokens, i, rl):
 
 @rule("unread-act")
 def unread_act(r, tokens, i, rl):
-    """記 朝服而謀賓介: after an act read, 而 before a word the lexicon knows as nothing (謀, to
-    deliberate) opens an act of its own the annotator does not read: the persons after it are
-    that act's (the 賓 and 介 deliberated on), not the wearer's nor those he dresses for, and
-    are passed over with it; a thing referred to after it (橫而拳之) is left to the rules (not
-    而后, 'and then')."""
+    """記 朝服而謀賓介, 主人就先生而謀賓介: after an act read, 而 before a word the lexicon knows
+    as nothing (謀, to deliberate) opens an act of its own the annotator does not read: the
+    persons after it are that act's (the 賓 and 介 deliberated on), not the wearer's nor more
+    persons gone to (就 to=先生 only), and are passed over with it; a thing referred to after
+    it (橫而拳之) is left to the rules (not 而后, 'and then')."""
     nxt = _next(tokens, i)
     if tokens[i].text not in rl.words["then"] or nxt is None or not r.events:
         return None
@@ -1476,24 +1476,6 @@ def unnamed_place(r, tokens, i, rl):
         return None
     r.place_here("".join(t.text for t in tokens[i : j + 1]))
     return j + 1 - i
-
-
-@rule("unnamed-act")
-def unnamed_act(r, tokens, i, rl):
-    """主人就先生而謀賓介: after an act, 而 and a word that is neither a term nor a function
-    word, with no act of the lexicon after it in the clause and persons after it, begin an act
-    the ontology does not name: the persons after it are that act's (the 賓 and 介 deliberated
-    on), not the act before's (the 先生 gone to); the clause is read no further."""
-    if not r.events or tokens[i].text not in rl.words["and"] or i + 1 >= len(tokens):
-        return None
-    unknown = tokens[i + 1]
-    if unknown.kinds or is_function_word(unknown.text):
-        return None
-    after = tokens[i + 2 :]
-    if any("action" in t.kinds for t in after) or not any(t.of("role") for t in after):
-        return None  # 橫而拳之: the thing of both acts; only persons are over-read
-    r.stop = True
-    return len(tokens) - i
 
 
 @rule("noun")
