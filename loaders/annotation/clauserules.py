@@ -3040,6 +3040,45 @@ def _after_persons(r) -> bool:
     )
 
 
+def _row_next(r, rl) -> bool:
+    """The next clause of the sentence is only a facing and an end of honour (東面北上)."""
+    rest = r.ctx.rest_of_sentence
+    if not rest:
+        return False
+    tokens = tokenize(rest[0], r.lex)
+    marks = rl.words["facing-marks"]
+    return (
+        any(t.text == marks[-1] for t in tokens)
+        and any(t.of("direction") for t in tokens)
+        and all(t.of("direction") or t.text in marks for t in tokens)
+    )
+
+
+@rule("placed-row")
+def placed_row(r, subjects, rl) -> bool:
+    """士西方，東面北上: persons and a place and no verb, the rest of the sentence only their
+    facing, is where they are (在 agent=士 at=西方; the facing added next), not subjects waiting
+    for a verb, nor the facing added to the act before (諸公卿大夫皆入門右)."""
+    if not subjects or not r.at or r.face or r.topic or r.before or not _row_next(r, rl):
+        return False
+    r.new_event(rl.word("act")).set("agent", subjects)
+    r.ctx.pending = None
+    return True
+
+
+def _nothing_done_next(r, rl) -> bool:
+    """司馬正東面，以弓為畢: the next clause of the sentence names no one and does nothing
+    (no act, or only 為, what a thing serves as): no act for the stance to wait for (上射東面，
+    下射西面: the persons next may be those it waits with); not when the clause names a thing."""
+    rest = r.ctx.rest_of_sentence
+    if not rest or any(t.of("object") and not t.of("role") for t in tokenize(r.text, r.lex)):
+        return False  # 笙磬西面: a chime and how it faces
+    tokens = tokenize(rest[0], r.lex)
+    return bool(tokens) and all(
+        not (t.of("role") or t.of("action")) or t.text in rl.words["serves-as"] for t in tokens
+    )
+
+
 @rule("verbless-stance")
 def verbless_stance(r, subjects, rl) -> bool:
     """司馬正東面 (the last clause of its sentence, no verb): where he stands, 立 with the
@@ -3054,7 +3093,7 @@ def verbless_stance(r, subjects, rl) -> bool:
         ctx.pending = None
     elif not subjects or not r.face:
         return False  # 膳宰具官饌于寢東: a place alone may wait for a verb the lexicon lacks
-    elif not ctx.ends_sentence or ctx.pending:
+    elif not (ctx.ends_sentence or _nothing_done_next(r, rl)) or ctx.pending:
         return False
     event = r.new_event(rl.word("act"))
     event.set("agent", subjects, "" if r.subjects else "^")
