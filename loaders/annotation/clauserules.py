@@ -583,6 +583,18 @@ def down_to_bow(r, tokens, i, rl):
     return 1
 
 
+@rule("goes-down")
+def goes_down(r, tokens, i, rl):
+    """升酌膳，下 / 受爵以下: 下 alone as a clause, or after 以 ending it, is going down (降),
+    with what 以 names before it carried down; not 于下, below (a place)."""
+    if tokens[i].text != rl.word("down") or tokens[i].kinds or _next(tokens, i) is not None:
+        return None
+    if i and tokens[i - 1].text != rl.word("with"):
+        return None  # 拜于下, 遷樂于下: below, the place
+    r.verb(rl.word("act"), tokens, i)
+    return 1
+
+
 @rule("music-plays")
 def music_plays(r, tokens, i, rl):
     if tokens[i].text != rl.word("rise") or i == 0:
