@@ -3078,6 +3078,20 @@ def placed_row(r, subjects, rl) -> bool:
     return True
 
 
+@rule("piped")
+def piped(r, subjects, rl) -> bool:
+    """乃管新宮三終, naming no one in the clause: 奏 written 管, played on the pipes, is the
+    pipers' (笙), implied; not the persons of a verbless clause before (羣工陪于後), nor the last
+    musician to act."""
+    if r.subjects or rl.word("pipe") not in r.text:
+        return False
+    played = [e for e in r.events if e.kind == rl.word("act")]
+    for event in played:
+        event.fields.pop("noagent", None)
+        event.set("agent", (rl.word("pipers"),), "?")
+    return bool(played)
+
+
 def _nothing_done_next(r, rl) -> bool:
     """司馬正東面，以弓為畢: the next clause of the sentence names no one and does nothing
     (no act, or only 為, what a thing serves as): no act for the stance to wait for (上射東面，
