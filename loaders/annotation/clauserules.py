@@ -1839,6 +1839,20 @@ def role_taken(r, subjects, rl) -> bool:
     return done
 
 
+@rule("ji-said-of")
+def ji_said_of(r, subjects, rl) -> bool:
+    """記 賓為苟敬，席于阼階之西，…不嚌肺，不啐酒: a 記 sentence that opens with who a person is
+    (X為Y, 為 taking no role: no event) is about him: the acts of the sentence that name no one
+    are his, carried (the 記 carries no one in from the sentence before)."""
+    ctx = r.ctx
+    if r.events or not subjects or not (ctx.new_sentence and ctx.rest_of_sentence):
+        return False
+    if not ctx.sentence.startswith(rl.word("part")) or rl.word("act") not in r.text:
+        return False
+    ctx.agent = ctx.positive_agent = subjects
+    return True
+
+
 @rule("one-tally")
 def one_tally(r, subjects, rl) -> bool:
     done = False
