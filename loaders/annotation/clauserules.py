@@ -1828,6 +1828,24 @@ def _heads_of_passages_before(r, within: int) -> list[Event]:
     return list(firsts.values())
 
 
+@rule("named-thing-there")
+def named_thing_there(r, subjects, rl) -> bool:
+    """應鼙在其東, 膳尊兩甒在南: a clause that ends saying where a thing is (在, a state of no
+    one) names the thing before 在: the act words there are part of its name (應鼙, the
+    answering drum; 膳尊, the ruler's vessels), no acts; what they took as their thing is the
+    thing that is there (在 theme=甒)."""
+    if len(r.events) < 2 or r.events[-1].kind != rl.word("act"):
+        return False
+    there = r.events[-1]
+    if there.fields.get("noagent") != ("state",):
+        return False
+    things = [e.fields["theme"] for e in r.events[:-1] if e.fields.get("theme")]
+    if things:
+        there.set("theme", things[-1])
+    r.events[:] = [there]
+    return True
+
+
 @rule("role-taken")
 def role_taken(r, subjects, rl) -> bool:
     kept = [
