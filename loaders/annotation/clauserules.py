@@ -195,6 +195,18 @@ def once_done(r, tokens, i, rl):
     return 2
 
 
+@rule("days-before")
+def days_before(r, tokens, i, rl):
+    """前射三日, 前期三日: 前, an event or a date, a number of days: a time (so many days
+    before), no act of the event named (射 is no shooting), the whole clause."""
+    if i or len(tokens) < 4 or tokens[0].text != rl.word("before") or tokens[0].kinds:
+        return None
+    if tokens[-1].text != rl.word("day") or tokens[-2].text not in word_class("numeral"):
+        return None
+    r.stop = True
+    return len(tokens)
+
+
 @rule("held-with")
 def held_with(r, tokens, i, rl):
     """釋獲者遂以所執餘獲: 以所V X ending the clause ('with the X he Vs') names what the subject
