@@ -1485,6 +1485,20 @@ def reply_says(r, kind, tokens, i, rl) -> bool:
     return last is not None and kind in rl.words["act"] and r.is_a(last.kind, *rl.words["speech"])
 
 
+@rule("prompted")
+def prompted(r, kind, tokens, i, rl) -> bool:
+    """小臣師詔揖諸公卿大夫: 詔 (告, 注: 詔，告也) just before an act tells another to do it, and
+    that one does it (揖 by the one told, the 公), not only what is commanded (rule
+    commanded-act) nor the teller's act: a new event, its doer set after the pass (rule
+    prompted-does)."""
+    last = r.events[-1] if r.events else None
+    if last is None or i == 0 or tokens[i - 1].text != rl.word("prompt"):
+        return False
+    event = r.new_event(kind)
+    event.fields["_prompted"] = ("1",)
+    return True
+
+
 @rule("commanded-act")
 def commanded_act(r, kind, tokens, i, rl) -> bool:
     last = r.events[-1] if r.events else None
@@ -1856,6 +1870,28 @@ def named_thing_there(r, subjects, rl) -> bool:
         there.set("theme", things[-1])
     r.events[:] = [there]
     return True
+
+
+@rule("prompted-does")
+def prompted_does(r, subjects, rl) -> bool:
+    """小臣師詔揖諸公卿大夫 → 告 agent=小臣師 to=公? ; 揖 agent=公?: the act prompted (rule
+    prompted) is the one told's, else no one named's; not the teller's, who only helps and is
+    not carried on (…揖大夫: the 公 goes on)."""
+    done = False
+    for index, event in enumerate(r.events):
+        if not event.fields.pop("_prompted", None) or index == 0:
+            continue
+        teller = r.events[index - 1]
+        teller.fields["_aside"] = ("1",)  # he prompts, as a helper: the one carried goes on
+        told = teller.fields.get("to", ())
+        event.fields.pop("agent", None)
+        event.marks.pop("agent", None)
+        if told:
+            event.set("agent", told, "?")
+        else:
+            event.fields["noagent"] = ("unstated",)
+        done = True
+    return done
 
 
 @rule("role-taken")
