@@ -174,6 +174,14 @@ def test_a_bow_just_before_receiving_the_cup_is_to_the_one_who_gives_it():
     assert events == "拜 agent=衆賓 to=主人? neg=1" and "bow-to-offerer" in rules
 
 
+def test_a_ji_sentence_about_who_one_is_carries_him_to_its_acts():
+    # rule ji-said-of: 燕禮 記 賓為苟敬 … 不嚌肺，不啐酒: the 賓 does not taste, not no one
+    from yili_kg.loaders.annotation.annotate import annotate_example
+
+    record, applied = annotate_example("記：賓為苟敬，席于阼階之西，北面，有脀，不嚌肺")
+    assert format_events(record.events) == "嚌 agent=賓^ theme=肺 neg=1", applied
+
+
 # ------------------------------------------------------------------------- rules as data
 
 

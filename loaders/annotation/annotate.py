@@ -1014,6 +1014,9 @@ def example_clauses(example: str) -> tuple[list[ExampleClause], dict[str, tuple[
     return clauses, notes
 
 
+LOOK_AHEAD = "‖"  # in a rule's example: the clause checked is the one before it
+
+
 def annotate_example(example: str, lexicon: Lexicon | None = None) -> tuple[Record, list[str]]:
     """The last clause of an example (a rule's, in corpus/annotation-rules.tsv): its record and
     the ids of the rules applied to it.
@@ -1021,7 +1024,14 @@ def annotate_example(example: str, lexicon: Lexicon | None = None) -> tuple[Reco
     >>> record, applied = annotate_example("主人拜，賓答再拜。揖衆賓")
     >>> format_events(record.events), "turn-goes-back" in applied
     ('揖 agent=主人^ to=衆賓', True)
+
+    A rule that reads the clauses after its own (placed-row) marks its clause with ‖ after it:
+    the text after ‖ is read too, and the clause before ‖ is the one returned.
+
+    >>> format_events(annotate_example("士西方‖，東面北上")[0].events)
+    '在 agent=士 at=西方'
     """
-    clauses, notes = example_clauses(example)
+    head, ahead, _ = example.partition(LOOK_AHEAD)  # 士西方‖，東面北上: the clause before ‖
+    clauses, notes = example_clauses(example.replace(LOOK_AHEAD, ""))
     results = list(_annotate(clauses, lexicon or default_lexicon(), notes))
-    return results[-1]
+    return results[len(example_clauses(head)[0]) - 1] if ahead else results[-1]

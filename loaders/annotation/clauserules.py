@@ -198,6 +198,18 @@ def once_done(r, tokens, i, rl):
     return 2
 
 
+@rule("days-before")
+def days_before(r, tokens, i, rl):
+    """前射三日, 前期三日: 前, an event or a date, a number of days: a time (so many days
+    before), no act of the event named (射 is no shooting), the whole clause."""
+    if i or len(tokens) < 4 or tokens[0].text != rl.word("before") or tokens[0].kinds:
+        return None
+    if tokens[-1].text != rl.word("day") or tokens[-2].text not in word_class("numeral"):
+        return None
+    r.stop = True
+    return len(tokens)
+
+
 @rule("held-with")
 def held_with(r, tokens, i, rl):
     """釋獲者遂以所執餘獲: 以所V X ending the clause ('with the X he Vs') names what the subject
@@ -600,6 +612,18 @@ def down_to_bow(r, tokens, i, rl):
         return None
     if not r.is_a(nxt.of("action"), *rl.words["bow"]):
         return None
+    r.verb(rl.word("act"), tokens, i)
+    return 1
+
+
+@rule("goes-down")
+def goes_down(r, tokens, i, rl):
+    """升酌膳，下 / 受爵以下: 下 alone as a clause, or after 以 ending it, is going down (降),
+    with what 以 names before it carried down; not 于下, below (a place)."""
+    if tokens[i].text != rl.word("down") or tokens[i].kinds or _next(tokens, i) is not None:
+        return None
+    if i and tokens[i - 1].text != rl.word("with"):
+        return None  # 拜于下, 遷樂于下: below, the place
     r.verb(rl.word("act"), tokens, i)
     return 1
 
@@ -1499,6 +1523,20 @@ def reply_says(r, kind, tokens, i, rl) -> bool:
     return last is not None and kind in rl.words["act"] and r.is_a(last.kind, *rl.words["speech"])
 
 
+@rule("prompted")
+def prompted(r, kind, tokens, i, rl) -> bool:
+    """小臣師詔揖諸公卿大夫: 詔 (告, 注: 詔，告也) just before an act tells another to do it, and
+    that one does it (揖 by the one told, the 公), not only what is commanded (rule
+    commanded-act) nor the teller's act: a new event, its doer set after the pass (rule
+    prompted-does)."""
+    last = r.events[-1] if r.events else None
+    if last is None or i == 0 or tokens[i - 1].text != rl.word("prompt"):
+        return False
+    event = r.new_event(kind)
+    event.fields["_prompted"] = ("1",)
+    return True
+
+
 @rule("commanded-act")
 def commanded_act(r, kind, tokens, i, rl) -> bool:
     last = r.events[-1] if r.events else None
@@ -1867,6 +1905,46 @@ def _heads_of_passages_before(r, within: int) -> list[Event]:
     return list(firsts.values())
 
 
+@rule("named-thing-there")
+def named_thing_there(r, subjects, rl) -> bool:
+    """應鼙在其東, 膳尊兩甒在南: a clause that ends saying where a thing is (在, a state of no
+    one) names the thing before 在: the act words there are part of its name (應鼙, the
+    answering drum; 膳尊, the ruler's vessels), no acts; what they took as their thing is the
+    thing that is there (在 theme=甒)."""
+    if len(r.events) < 2 or r.events[-1].kind != rl.word("act"):
+        return False
+    there = r.events[-1]
+    if there.fields.get("noagent") != ("state",):
+        return False
+    things = [e.fields["theme"] for e in r.events[:-1] if e.fields.get("theme")]
+    if things:
+        there.set("theme", things[-1])
+    r.events[:] = [there]
+    return True
+
+
+@rule("prompted-does")
+def prompted_does(r, subjects, rl) -> bool:
+    """小臣師詔揖諸公卿大夫 → 告 agent=小臣師 to=公? ; 揖 agent=公?: the act prompted (rule
+    prompted) is the one told's, else no one named's; not the teller's, who only helps and is
+    not carried on (…揖大夫: the 公 goes on)."""
+    done = False
+    for index, event in enumerate(r.events):
+        if not event.fields.pop("_prompted", None) or index == 0:
+            continue
+        teller = r.events[index - 1]
+        teller.fields["_aside"] = ("1",)  # he prompts, as a helper: the one carried goes on
+        told = teller.fields.get("to", ())
+        event.fields.pop("agent", None)
+        event.marks.pop("agent", None)
+        if told:
+            event.set("agent", told, "?")
+        else:
+            event.fields["noagent"] = ("unstated",)
+        done = True
+    return done
+
+
 @rule("role-taken")
 def role_taken(r, subjects, rl) -> bool:
     kept = [
@@ -1876,6 +1954,20 @@ def role_taken(r, subjects, rl) -> bool:
     ]
     done, r.events = len(kept) != len(r.events), kept
     return done
+
+
+@rule("ji-said-of")
+def ji_said_of(r, subjects, rl) -> bool:
+    """記 賓為苟敬，席于阼階之西，…不嚌肺，不啐酒: a 記 sentence that opens with who a person is
+    (X為Y, 為 taking no role: no event) is about him: the acts of the sentence that name no one
+    are his, carried (the 記 carries no one in from the sentence before)."""
+    ctx = r.ctx
+    if r.events or not subjects or not (ctx.new_sentence and ctx.rest_of_sentence):
+        return False
+    if not ctx.sentence.startswith(rl.word("part")) or rl.word("act") not in r.text:
+        return False
+    ctx.agent = ctx.positive_agent = subjects
+    return True
 
 
 @rule("one-tally")
@@ -2977,6 +3069,23 @@ def walks_by(r, subjects, rl) -> bool:
     return True
 
 
+@rule("goes-by")
+def goes_by(r, subjects, rl) -> bool:
+    """司馬由司射之南，退 / 樂正由楹内東楹之東，告于公: persons and 由 a place, no verb, are
+    walking that way (行 via=), or, with a place after the way, going there by it (適 dest=
+    via=, 疏: 由楹内適東楹之東): their movement, not a description, nor subjects waiting."""
+    if not subjects or set(r.before) != {rl.word("via")} or r.face or r.upper or r.topic:
+        return False
+    ctx, there = r.ctx, tuple(r.at)
+    event = r.new_event(rl.word("go") if there else rl.word("walk"))
+    if there:
+        _laid_at(event, there)  # the place after the way: where he goes, and the next act's
+    event.set("agent", subjects)
+    ctx.pending = ((), there) if there else None  # 告于公: at=東楹之東
+    ctx.pending_at, ctx.pending_sentence = ctx.clauses, ctx.sentence
+    return True
+
+
 @rule("owner-listed")
 def owner_listed(r, subjects, rl) -> bool:
     """記 主人俎，脊、脅、臂、肺: a person and a thing, no verb, no place nor facing, in the 記,
@@ -3158,6 +3267,59 @@ def _after_persons(r) -> bool:
     )
 
 
+def _row_next(r, rl) -> bool:
+    """The next clause of the sentence is only a facing and an end of honour (東面北上)."""
+    rest = r.ctx.rest_of_sentence
+    if not rest:
+        return False
+    tokens = tokenize(rest[0], r.lex)
+    marks = rl.words["facing-marks"]
+    return (
+        any(t.text == marks[-1] for t in tokens)
+        and any(t.of("direction") for t in tokens)
+        and all(t.of("direction") or t.text in marks for t in tokens)
+    )
+
+
+@rule("placed-row")
+def placed_row(r, subjects, rl) -> bool:
+    """士西方，東面北上: persons and a place and no verb, the rest of the sentence only their
+    facing, is where they are (在 agent=士 at=西方; the facing added next), not subjects waiting
+    for a verb, nor the facing added to the act before (諸公卿大夫皆入門右)."""
+    if not subjects or not r.at or r.face or r.topic or r.before or not _row_next(r, rl):
+        return False
+    r.new_event(rl.word("act")).set("agent", subjects)
+    r.ctx.pending = None
+    return True
+
+
+@rule("piped")
+def piped(r, subjects, rl) -> bool:
+    """乃管新宮三終, naming no one in the clause: 奏 written 管, played on the pipes, is the
+    pipers' (笙), implied; not the persons of a verbless clause before (羣工陪于後), nor the last
+    musician to act."""
+    if r.subjects or rl.word("pipe") not in r.text:
+        return False
+    played = [e for e in r.events if e.kind == rl.word("act")]
+    for event in played:
+        event.fields.pop("noagent", None)
+        event.set("agent", (rl.word("pipers"),), "?")
+    return bool(played)
+
+
+def _nothing_done_next(r, rl) -> bool:
+    """司馬正東面，以弓為畢: the next clause of the sentence names no one and does nothing
+    (no act, or only 為, what a thing serves as): no act for the stance to wait for (上射東面，
+    下射西面: the persons next may be those it waits with); not when the clause names a thing."""
+    rest = r.ctx.rest_of_sentence
+    if not rest or any(t.of("object") and not t.of("role") for t in tokenize(r.text, r.lex)):
+        return False  # 笙磬西面: a chime and how it faces
+    tokens = tokenize(rest[0], r.lex)
+    return bool(tokens) and all(
+        not (t.of("role") or t.of("action")) or t.text in rl.words["serves-as"] for t in tokens
+    )
+
+
 @rule("verbless-stance")
 def verbless_stance(r, subjects, rl) -> bool:
     """司馬正東面 (the last clause of its sentence, no verb): where he stands, 立 with the
@@ -3172,7 +3334,7 @@ def verbless_stance(r, subjects, rl) -> bool:
         ctx.pending = None
     elif not subjects or not r.face:
         return False  # 膳宰具官饌于寢東: a place alone may wait for a verb the lexicon lacks
-    elif not ctx.ends_sentence or ctx.pending:
+    elif not (ctx.ends_sentence or _nothing_done_next(r, rl)) or ctx.pending:
         return False
     event = r.new_event(rl.word("act"))
     event.set("agent", subjects, "" if r.subjects else "^")

@@ -321,6 +321,21 @@ def ji_names_no_one(reader, event, text, rl) -> bool:
     return False
 
 
+@rule("cleared-after-round")
+def cleared_after_round(reader, event, text, rl) -> bool:
+    """射爵辯，乃徹豐與觶: things cleared away (徹, or 退 with its thing), naming no one, right
+    after a clause that says a round is over (X辯: all have drunk; 卒), are cleared by no one
+    named: not the last of those who drank (注: 徹，除也)."""
+    if event.kind not in rl.words["clear"] or not event.fields.get("theme"):
+        return False
+    before = reader.ctx.clause_before()
+    if before is None or not before[1].endswith(tuple(rl.words["over"])):
+        return False
+    if any(pid == before[0] for pid, _ in reader.ctx.history[-3:]):
+        return False  # 卒爵, 辯獻: the clause before is an act of its own
+    return _unstated(event)
+
+
 @rule("sent-by-host")
 def sent_by_host(reader, event, text, rl) -> bool:
     """使二人舉觶于賓介 with no one named who sends them: the ones sent are of the host's side
