@@ -3069,23 +3069,6 @@ def walks_by(r, subjects, rl) -> bool:
     return True
 
 
-@rule("goes-by")
-def goes_by(r, subjects, rl) -> bool:
-    """司馬由司射之南，退 / 樂正由楹内東楹之東，告于公: persons and 由 a place, no verb, are
-    walking that way (行 via=), or, with a place after the way, going there by it (適 dest=
-    via=, 疏: 由楹内適東楹之東): their movement, not a description, nor subjects waiting."""
-    if not subjects or set(r.before) != {rl.word("via")} or r.face or r.upper or r.topic:
-        return False
-    ctx, there = r.ctx, tuple(r.at)
-    event = r.new_event(rl.word("go") if there else rl.word("walk"))
-    if there:
-        _laid_at(event, there)  # the place after the way: where he goes, and the next act's
-    event.set("agent", subjects)
-    ctx.pending = ((), there) if there else None  # 告于公: at=東楹之東
-    ctx.pending_at, ctx.pending_sentence = ctx.clauses, ctx.sentence
-    return True
-
-
 @rule("owner-listed")
 def owner_listed(r, subjects, rl) -> bool:
     """記 主人俎，脊、脅、臂、肺: a person and a thing, no verb, no place nor facing, in the 記,
