@@ -67,9 +67,12 @@ def test_the_row_holds_the_witness_and_cuts_its_reading(tmp_path):
     assert cut == [["傳曰"], ["為父何以斬衰也"]]
 
 
-def test_an_empty_clause_is_refused(tmp_path):
+def test_an_empty_clause_or_a_segment_not_a_number_is_refused(tmp_path):
     path = _table(tmp_path, ("sangfu", "3", "傳曰。，斬者何", ""))
     with pytest.raises(SourceError, match="empty sentence or clause"):
+        read_table(path)
+    path = _table(tmp_path, ("sangfu", "三", "傳曰。斬者何", ""))
+    with pytest.raises(SourceError, match=r"zhuan-breaks.tsv:3: segment '三' is not a number"):
         read_table(path)
 
 

@@ -112,7 +112,11 @@ def read_table(path: Path | None = None) -> dict[tuple[str, int], ZhuanBreaks]:
     path = path or table_path()
     rows: dict[tuple[str, int], ZhuanBreaks] = {}
     with open(path, encoding="utf-8", newline="") as handle:
-        lines = [(n, line) for n, line in enumerate(handle, start=1) if not line.startswith("#")]
+        lines = [
+            (n, line)
+            for n, line in enumerate(handle, start=1)
+            if line.strip() and not line.startswith("#")
+        ]
     reader = csv.DictReader([line for _, line in lines], delimiter="\t", quoting=csv.QUOTE_NONE)
     if tuple(reader.fieldnames or ()) != FIELDS:
         raise SourceError(path, f"header {reader.fieldnames}, expected {list(FIELDS)}")
@@ -120,6 +124,8 @@ def read_table(path: Path | None = None) -> dict[tuple[str, int], ZhuanBreaks]:
         text = row["text"]
         if not text or any(not clause for s in split_marked(text) for clause in s):
             raise SourceError(path, "an empty sentence or clause (two marks in a row?)", number)
+        if not (row["segment"] or "").isdigit():
+            raise SourceError(path, f"segment {row['segment']!r} is not a number", number)
         key = (row["rite"], int(row["segment"]))
         if key in rows:
             raise SourceError(path, f"a second row for {key[0]} segment {key[1]}", number)
