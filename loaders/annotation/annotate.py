@@ -705,12 +705,12 @@ def _condition(pid: str, text: str, lexicon: Lexicon, ctx: Context) -> None:
     ]
     ctx.cond_things = tuple(x for t in tokens if (x := t.of("object")) and not t.of("action"))
     topic = subject.startswith(one_word("condition-topic"))
-    after = text.partition(if_)[2] if if_ in text else text
-    if if_ not in text and _present(text, lexicon):
+    present = _present(text.partition(if_)[2] if if_ in text else text, lexicon)
+    if if_ not in text and present:
         roles = []  # 有諸公，則辭加席: a condition that only says they are there, as 若有諸公
     if roles and topic:
         ctx.cond_topic = tuple(roles)  # 其笙，則獻諸西階上: the pipers are offered to
-    elif not roles and (present := _present(after, lexicon)):
+    elif not roles and present:
         ctx.cond_topic = present  # 若有諸公，則先卿獻之: the 諸公 are offered to
     elif roles and not _commands(subject, lexicon):  # 大夫若有遵者，則入門左: the 大夫 enter
         ctx.agent = tuple(roles)  # (公有命，則不易不洗: the 公 only commands)
@@ -804,15 +804,15 @@ def _generic_condition(pid: str, text: str, lexicon: Lexicon, ctx: Context) -> b
     >>> format_events(record.events)
     '橫 theme=矢? cond=凡挾矢 noagent=unstated'
     """
+    generic = word_values("condition-generic")  # 凡, 既 (in the 記: ji/)
+    if not any(pid.startswith(part) and word in text for word, part in generic.items()):
+        return False  # (cheap: before tokenizing every clause of the book)
     tokens = tokenize(text, lexicon)
     named = _leading_roles(tokens)  # 記 司正既舉觶，而薦諸其位: the persons before a temporal 既
     rest = "".join(t.text for t in tokens[named:])
     if named and not rest.startswith(one_word("perfective")):
         return False
-    if not any(
-        pid.startswith(part) and rest.startswith(word)  # 凡, 既 (in the 記: ji/)
-        for word, part in word_values("condition-generic").items()
-    ):
+    if not any(pid.startswith(part) and rest.startswith(word) for word, part in generic.items()):
         return False
     tokens = tokens[named:]
     if any(t.of("role") for t in tokens) or len([t for t in tokens if t.of("action")]) != 1:
@@ -856,12 +856,12 @@ def _presence_condition(text: str, lexicon: Lexicon, ctx: Context) -> bool:
     >>> [record.reason for record, _ in _annotate(clauses, default_lexicon(), notes)]
     ['cond', 'cond', '']
     """
+    if not any(t.startswith(one_word("condition-then")) for t in ctx.rest_of_sentence):
+        return False
     tokens = tokenize(text, lexicon)
     if len(tokens) < 2 or not all(t.of("role") for t in tokens[:-1]):
         return False
-    if not lexicon.has(tokens[-1].of("action") or "", "state"):
-        return False
-    return any(t.startswith(one_word("condition-then")) for t in ctx.rest_of_sentence)
+    return lexicon.has(tokens[-1].of("action") or "", "state")
 
 
 def _arrival_head(pid: str, text: str, lexicon: Lexicon, ctx: Context) -> tuple[str, str]:
@@ -878,9 +878,11 @@ def _arrival_head(pid: str, text: str, lexicon: Lexicon, ctx: Context) -> tuple[
     """
     arrive = one_word("arrival")
     part = word_values("condition-generic")[one_word("perfective")]  # the 記
+    if not pid.startswith(part) or arrive not in text:
+        return "", text
     tokens = tokenize(text, lexicon)
     named = _leading_roles(tokens)
-    if not (pid.startswith(part) and named and named < len(tokens)):
+    if not (named and named < len(tokens)):
         return "", text
     if tokens[named].text != arrive:
         return "", text
