@@ -33,7 +33,7 @@ from yili_kg.loaders.annotation.discourse import Context, carry, distinct_partie
 from yili_kg.loaders.annotation.rules import one_word, rule_named, rules, word_class, word_values
 from yili_kg.loaders.iris import YL
 from yili_kg.loaders.terms.lexicon import Lexicon, default_lexicon
-from yili_kg.loaders.terms.tokens import Token, tokenize  # noqa: F401 (the annotator's tokens)
+from yili_kg.loaders.terms.tokens import Token, leading_roles, tokenize  # noqa: F401 (tokens)
 from yili_kg.loaders.text.published import SUFFIX
 from yili_kg.loaders.witnesses.texts import Passage
 
@@ -808,7 +808,9 @@ def _generic_condition(pid: str, text: str, lexicon: Lexicon, ctx: Context) -> b
     if not any(pid.startswith(part) and word in text for word, part in generic.items()):
         return False  # (cheap: before tokenizing every clause of the book)
     tokens = tokenize(text, lexicon)
-    named = _leading_roles(tokens)  # 記 司正既舉觶，而薦諸其位: the persons before a temporal 既
+    named = len(
+        leading_roles(tokens)
+    )  # 記 司正既舉觶，而薦諸其位: the persons before a temporal 既
     rest = "".join(t.text for t in tokens[named:])
     if named and not rest.startswith(one_word("perfective")):
         return False
@@ -822,14 +824,6 @@ def _generic_condition(pid: str, text: str, lexicon: Lexicon, ctx: Context) -> b
     ):
         return False
     return bool(ctx.rest_of_sentence)
-
-
-def _leading_roles(tokens: list) -> int:
-    """How many tokens name persons at the start (賓至: 1; 司正既舉觶: 1)."""
-    named = 0
-    while named < len(tokens) and tokens[named].of("role"):
-        named += 1
-    return named
 
 
 def _temporal_head(pid: str, text: str, lexicon: Lexicon) -> tuple[str, str]:
@@ -881,7 +875,7 @@ def _arrival_head(pid: str, text: str, lexicon: Lexicon, ctx: Context) -> tuple[
     if not pid.startswith(part) or arrive not in text:
         return "", text
     tokens = tokenize(text, lexicon)
-    named = _leading_roles(tokens)
+    named = len(leading_roles(tokens))
     if not (named and named < len(tokens)):
         return "", text
     if tokens[named].text != arrive:

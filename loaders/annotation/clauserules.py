@@ -24,7 +24,7 @@ from yili_kg.loaders.annotation.discourse import (
 )
 from yili_kg.loaders.annotation.rules import Rule, rule, rule_named, word_class, word_values
 from yili_kg.loaders.iris import YL
-from yili_kg.loaders.terms.tokens import Token, tokenize
+from yili_kg.loaders.terms.tokens import Token, leading_roles, tokenize
 from yili_kg.loaders.terms.words import is_function_word
 
 if TYPE_CHECKING:
@@ -1935,12 +1935,10 @@ def prompted_does(r, subjects, rl) -> bool:
         teller = r.events[index - 1]
         teller.fields["_aside"] = ("1",)  # he prompts, as a helper: the one carried goes on
         told = teller.fields.get("to", ())
-        event.fields.pop("agent", None)
-        event.marks.pop("agent", None)
         if told:
             event.set("agent", told, "?")
         else:
-            event.fields["noagent"] = ("unstated",)
+            event.no_doer()
         done = True
     return done
 
@@ -2146,8 +2144,7 @@ def _bow_below(r: ClauseReader, index: int, rl: Rule) -> bool:
     recent = r.ctx.history[-int(rl.word("within")) :]
     if any(ruler in e.agent or ruler in e.fields.get("to", ()) for _, e in recent):
         return True
-    said = [t for pid, t in r.ctx.texts.items() if sentence_of(pid) == r.ctx.sentence]
-    return any(ruler == tok.of("role") for t in said for tok in tokenize(t, r.lex))
+    return any(ruler == tok.of("role") for tok in tokenize(r.ctx.sentence_read(), r.lex))
 
 
 @rule("to-the-ruler")
@@ -2735,12 +2732,8 @@ def _named_before_in_sentence(r: ClauseReader) -> tuple[str, ...]:
 def _named_in_condition(r: ClauseReader) -> tuple[str, ...]:
     """記 司正既舉觶，而薦諸其位: the persons a temporal condition of the sentence opens with."""
     tokens = tokenize(r.ctx.condition or "", r.lex)
-    named: list[str] = []
-    for token in tokens:
-        if not (role := token.of("role")):
-            break
-        named.append(role)
-    return tuple(named) if len(named) < len(tokens) else ()
+    named = leading_roles(tokens)
+    return named if len(named) < len(tokens) else ()
 
 
 @rule("served-one")

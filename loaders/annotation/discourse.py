@@ -82,6 +82,12 @@ class Context:
         """The clause read before this one (id, text), without copying every text read."""
         return next(islice(reversed(self.texts.items()), 1, None), None)
 
+    def sentence_read(self) -> str:
+        """The text of this sentence read so far, this clause's included (not the rite's
+        every text filtered by sentence)."""
+        rest = sum(map(len, self.rest_of_sentence))
+        return self.sentence_text[: len(self.sentence_text) - rest]
+
     def last_act(self) -> tuple[str, Event] | None:
         """The last act read (clause id, event), not a modifier (+ record) of one."""
         return next(((pid, e) for pid, e in reversed(self.history) if not e.modifier), None)

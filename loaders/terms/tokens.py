@@ -107,3 +107,13 @@ def tokenize(text: str, lexicon: Lexicon) -> list[Token]:
             tokens.append(Token(char, {}))
             i += 1
     return tokens
+
+
+def leading_roles(tokens: list[Token]) -> tuple[str, ...]:
+    """The persons the tokens open with (賓至: 賓; 司正既舉觶: 司正), as role labels."""
+    roles: list[str] = []
+    for token in tokens:
+        if not (role := token.of("role")):
+            break
+        roles.append(role)
+    return tuple(roles)
