@@ -256,7 +256,7 @@ def rite_projection(rite: str) -> Projection:
     """The punctuated edition's breaks on a rite's Kanripo 經 (its segments joined).
 
     Segments of a layer the punctuated text does not have (喪服's 傳, 傳曰…) are left out of
-    the alignment: they get no projected breaks (the learnt 句讀 model cuts them).
+    the alignment: they get no projected breaks (their breaks are a table: :mod:`zhuan`).
     """
 
     info = rite_info(rite)

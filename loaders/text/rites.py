@@ -34,10 +34,9 @@ from yili_kg.loaders.text.breaks import (
 )
 from yili_kg.loaders.text.breaks import cut as breaks_cut
 from yili_kg.loaders.text.published import published_passages, stable_ids
-from yili_kg.loaders.text.punctuate import default_model
 from yili_kg.loaders.text.ritetable import RiteInfo, read_rites, rite_info  # noqa: F401 (RiteInfo re-exported)
 from yili_kg.loaders.text.textlayer import Note, TextLayer, _find, _shu_span
-from yili_kg.loaders.text.zhuan import model_cut, zhuan_sentences
+from yili_kg.loaders.text.zhuan import zhuan_sentences
 from yili_kg.loaders.variants import fold, read_as_base
 from yili_kg.loaders.witnesses.kanripo import jing_segments, rite_rows
 from yili_kg.loaders.witnesses.texts import Passage
@@ -104,19 +103,20 @@ def zhuan_pieces() -> list[tuple[str, int, str, str]]:
     """(rite, segment, witness characters, reading) of every 傳 piece of the book (for writing
     ``corpus/zhuan-breaks.tsv``, :mod:`zhuan`)."""
     pieces = []
-    model = default_model()
     for slug in OTHER_RITES:
         segments = jing_segments(rite_rows(slug))
-        zhuan = _zhuan_of(segments, slug)
-        if not zhuan:
-            continue
-        cutting = _Cutting(
-            model, rite_projection(slug), zhuan, lambda _n, _w, r: model_cut(model, r)
-        )
-        for seg in segments:
-            cutting.segment(seg)
-        pieces += [(slug, *piece) for piece in cutting.zhuan_pieces]
+        if zhuan := _zhuan_of(segments, slug):
+            cutting = _cut(slug, segments, zhuan, lambda _n, _w, _r: [])  # its pieces only
+            pieces += [(slug, *piece) for piece in cutting.zhuan_pieces]
     return pieces
+
+
+def _cut(slug: str, segments, zhuan: list[tuple[int, int]], zhuan_cut) -> _Cutting:
+    """The rite's 經 segments cut at the punctuated edition's breaks, its 傳 by ``zhuan_cut``."""
+    cutting = _Cutting(rite_projection(slug), zhuan, zhuan_cut)
+    for seg in segments:
+        cutting.segment(seg)
+    return cutting
 
 
 @cache
@@ -125,11 +125,7 @@ def build_rite_layer(slug: str) -> TextLayer:
     info = OTHER_RITES[slug]
     rows = rite_rows(slug)
     segments = jing_segments(rows)
-    projection = rite_projection(slug)
-    zhuan = _zhuan_of(segments, slug) if projection is not None else []
-    cutting = _Cutting(default_model(), projection, zhuan, partial(zhuan_sentences, slug))
-    for seg in segments:
-        cutting.segment(seg)
+    cutting = _cut(slug, segments, _zhuan_of(segments, slug), partial(zhuan_sentences, slug))
     raw = "\n".join(cutting.raw_parts)
     passages, retired, renamed = _keep_published_ids(slug, cutting.passages)
     clause_segments = {renamed.get(k, k): v for k, v in cutting.clause_segments.items()}
@@ -156,10 +152,7 @@ def build_rite_layer(slug: str) -> TextLayer:
 class _Cutting:
     """The 經 segments of a rite cut into passages (paragraphs, sentences, clauses), in order."""
 
-    def __init__(
-        self, model, projection: Projection | None, zhuan: list[tuple[int, int]], zhuan_cut
-    ):
-        self.model = model
+    def __init__(self, projection: Projection, zhuan: list[tuple[int, int]], zhuan_cut):
         self.projection = projection
         self.zhuan = zhuan
         # (segment, witness characters, reading) → sentences of clauses of a 傳 piece
@@ -210,8 +203,6 @@ class _Cutting:
         if division == "zhuan":  # the punctuated text has no 傳: its breaks are a table
             self.zhuan_pieces.append((number, text[lo:hi], reading[lo:hi]))
             return self.zhuan_cut(number, text[lo:hi], reading[lo:hi])
-        if self.projection is None:
-            return self.model.punctuate(reading[lo:hi])  # no punctuated text: the learnt 句讀
         return breaks_cut(reading[lo:hi], self.at_projection + lo, self.projection)
 
     def _piece(self, seg, division: str, lo: int, hi: int, text: str, reading: str, start: int):

@@ -31,12 +31,9 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-from rapidfuzz.distance import Levenshtein
-
 from yili_kg.loaders.corpus import corpus_dir, witness_path
 from yili_kg.loaders.errors import SourceError
-from yili_kg.loaders.text.breaks import cut, marked, project
-from yili_kg.loaders.variants import fold
+from yili_kg.loaders.text.breaks import cut, project
 
 FILE_NAME = "zhuan-breaks.tsv"
 #: the punctuated 儀禮注疏 (corpus/punctuated/SOURCES.md), which prints the 傳
@@ -188,12 +185,10 @@ def edition_cuts(rite: str, hans: str, pieces) -> dict[int, list[list[str]]]:
     text = "".join(witness for _, witness in pieces)
     edition = edition_zhuan(hans)
     projection = project(rite, text, edition)
-    aligned = [False] * len(text)
-    for op in Levenshtein.opcodes(fold(marked(edition)[0]), fold(text)):
-        if op.tag == "equal" or (
-            op.tag == "replace" and op.src_end - op.src_start == op.dest_end - op.dest_start
-        ):
-            aligned[op.dest_start : op.dest_end] = [True] * (op.dest_end - op.dest_start)
+    aligned = [True] * len(text)
+    for stretch in projection.stretches:  # a variant one for one is aligned (breaks.project)
+        if len(stretch.kanripo) != len(stretch.punctuated):
+            aligned[stretch.start : stretch.end] = [False] * (stretch.end - stretch.start)
     cuts, start = {}, 0
     for segment, witness in pieces:
         if sum(aligned[start : start + len(witness)]) >= COVERAGE * len(witness):
