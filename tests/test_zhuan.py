@@ -67,6 +67,14 @@ def test_the_row_holds_the_witness_and_cuts_its_reading(tmp_path):
     assert cut == [["傳曰"], ["為父何以斬衰也"]]
 
 
+def test_a_blank_line_is_skipped_and_the_lines_still_named(tmp_path):
+    path = _table(tmp_path, ("sangfu", "3", "傳曰。斬者何", ""), ("", "", "", ""))
+    path.write_text(path.read_text("utf-8").replace("\t\t\t\n", "\n") + "sangfu\t3\t傳曰\t\n")
+    read_table.cache_clear()
+    with pytest.raises(SourceError, match=r"zhuan-breaks.tsv:5: a second row for sangfu segment 3"):
+        read_table(path)
+
+
 def test_an_empty_clause_or_a_segment_not_a_number_is_refused(tmp_path):
     path = _table(tmp_path, ("sangfu", "3", "傳曰。，斬者何", ""))
     with pytest.raises(SourceError, match="empty sentence or clause"):

@@ -32,9 +32,13 @@ def table_path(name: str) -> Path:
 
 def read_rows(path: Path, fields: tuple[str, ...]) -> Iterator[tuple[int, dict[str, str]]]:
     """(line number, row) of a tab-separated table with the header ``fields`` (``#`` lines
-    are comments)."""
+    are comments, blank lines skipped)."""
     with open(path, encoding="utf-8", newline="") as handle:
-        lines = [(n, line) for n, line in enumerate(handle, start=1) if not line.startswith("#")]
+        lines = [
+            (n, line)
+            for n, line in enumerate(handle, start=1)
+            if line.strip() and not line.startswith("#")
+        ]
     reader = csv.DictReader((line for _, line in lines), delimiter="\t", quoting=csv.QUOTE_NONE)
     if tuple(reader.fieldnames or ()) != fields:
         raise SourceError(path, f"header must be {' | '.join(fields)}", lines[0][0] if lines else 1)

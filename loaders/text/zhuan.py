@@ -24,7 +24,6 @@ rows missing or stale from the edition (from the model where the edition lacks t
 
 from __future__ import annotations
 
-import csv
 import re
 import sys
 from dataclasses import dataclass
@@ -33,6 +32,7 @@ from pathlib import Path
 
 from yili_kg.loaders.corpus import corpus_dir, witness_path
 from yili_kg.loaders.errors import SourceError
+from yili_kg.loaders.terms.words import read_rows
 from yili_kg.loaders.text.breaks import cut, project
 
 FILE_NAME = "zhuan-breaks.tsv"
@@ -108,16 +108,7 @@ def read_table(path: Path | None = None) -> dict[tuple[str, int], ZhuanBreaks]:
     """The table's rows by (rite, segment)."""
     path = path or table_path()
     rows: dict[tuple[str, int], ZhuanBreaks] = {}
-    with open(path, encoding="utf-8", newline="") as handle:
-        lines = [
-            (n, line)
-            for n, line in enumerate(handle, start=1)
-            if line.strip() and not line.startswith("#")
-        ]
-    reader = csv.DictReader([line for _, line in lines], delimiter="\t", quoting=csv.QUOTE_NONE)
-    if tuple(reader.fieldnames or ()) != FIELDS:
-        raise SourceError(path, f"header {reader.fieldnames}, expected {list(FIELDS)}")
-    for (number, _), row in zip(lines[1:], reader, strict=True):
+    for number, row in read_rows(path, FIELDS):
         text = row["text"]
         if not text or any(not clause for s in split_marked(text) for clause in s):
             raise SourceError(path, "an empty sentence or clause (two marks in a row?)", number)
