@@ -645,7 +645,7 @@ def annotate_clause(pid: str, text: str, lexicon: Lexicon, ctx: Context) -> Reco
     then = one_word("condition-then")  # 則
     body = text.split(then, 1)[1] if then in text and text.index(then) < 4 else text
     case = text[: len(text) - len(body) - len(then)] if body != text else ""
-    if case and not any(t.of("role") for t in tokenize(case, lexicon)):
+    if case and not ctx.topic_role:  # (the persons _begin_clause found before 則: none)
         ctx.condition = case  # 十純則縮而委之, 豫則鈎楹内: the case the act is for (cond=十純)
     head, body = _temporal_head(pid, body, lexicon)
     if not head:

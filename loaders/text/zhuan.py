@@ -199,9 +199,9 @@ def write_table(pieces, model, edition=None, path: Path | None = None, redo=Fals
     old = read_table(path) if path.exists() else {}
     edition = edition or {}
     written, rows = {}, []
+    marks = str.maketrans("", "", SENTENCE_MARK + CLAUSE_MARK)
     for rite, segment, witness, reading in pieces:
         kept = old.get((rite, segment))
-        marks = str.maketrans("", "", SENTENCE_MARK + CLAUSE_MARK)
         if kept is not None and not redo and kept.text.translate(marks) == witness:
             rows.append((rite, str(segment), kept.text, kept.note))
             continue
