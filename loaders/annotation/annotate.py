@@ -34,8 +34,7 @@ from yili_kg.loaders.annotation.rules import one_word, rule_named, rules, word_c
 from yili_kg.loaders.iris import YL
 from yili_kg.loaders.terms.lexicon import Lexicon, default_lexicon
 from yili_kg.loaders.terms.tokens import Token, leading_roles, tokenize  # noqa: F401 (tokens)
-from yili_kg.loaders.text.published import SUFFIX
-from yili_kg.loaders.witnesses.texts import Passage
+from yili_kg.loaders.witnesses.texts import Passage, recut
 
 
 class ClauseReader:
@@ -912,8 +911,8 @@ def _followed_by_ze(pid: str) -> bool:
     after = _NEXT_CLAUSE.get(pid)
     if after is None or paragraph_of(after.id) != paragraph_of(pid):
         return False
-    recut = SUFFIX in pid or SUFFIX in after.id  # a clause published re-cut (jing/131.2.1v2)
-    return recut and after.text.startswith(one_word("condition-then"))
+    cut_anew = recut(pid) or recut(after.id)  # a clause published re-cut (jing/131.2.1v2)
+    return cut_anew and after.text.startswith(one_word("condition-then"))
 
 
 def annotate_clauses(clauses, lexicon: Lexicon | None = None, notes=None) -> list[Record]:

@@ -5,11 +5,14 @@ learnt 句讀 model cut them; they are now cut at the punctuated edition's break
 (:mod:`breaks`). ``corpus/published-passages.tsv`` holds every sentence and clause as
 published, with its offsets into the rite's 經 and its characters. A passage of the new cut
 takes the published id of the same level and the same characters (same offsets); any other takes
-its edition id (segment.sentence.clause), with the suffix ``v2`` if that id was published for
-other characters, so that no published IRI ever names characters it did not name. A published
-id that no passage takes any more is retired: the graph says which passages replace it
-(``dcterms:isReplacedBy``, every new passage of its level overlapping its span), and the
-service redirects it to the one holding its first character.
+its edition id (segment.sentence.clause), with the suffix ``v2`` (``v3`` …) if that id was
+published for other characters, so that no published IRI ever names characters it did not name.
+Paragraphs (a 經 segment, ``jing/52``) are kept alike where the table has them. A correction
+of the witness that adds 經 characters moves later offsets: :func:`moved_offsets` aligns
+the published text with the new one; each published passage is looked for at its new place.
+A published id that no passage takes any more is retired: the graph says which passages
+replace it (``dcterms:isReplacedBy``, every new passage of its level overlapping its span),
+and the service redirects it to the one holding its first character.
 
 >>> new = [("clause", "jing/3.1.1", 0, 3), ("clause", "jing/3.1.2", 3, 5)]
 >>> old = [Published("r", "clause", "jing/3.1.1", 0, 2, "主人"),
@@ -25,16 +28,20 @@ service redirects it to the one holding its first character.
 from __future__ import annotations
 
 import csv
+import sys
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
+from itertools import count
 from pathlib import Path
+
+from rapidfuzz.distance import Levenshtein
 
 from yili_kg.loaders.corpus import corpus_dir
 from yili_kg.loaders.errors import SourceError
 
-#: appended to an edition id that was published for other characters
-SUFFIX = "v2"
+#: the passages whose ids are kept (a paragraph is a 經 segment: jing/52)
+LEVELS = ("paragraph", "sentence", "clause")
 
 
 @dataclass(frozen=True)
@@ -56,6 +63,11 @@ class Retired:
 
     published: Published
     replaced_by: tuple[str, ...]
+    start: int = -1  # where its first character is in the text now (-1: the offset published)
+
+    @property
+    def now_at(self) -> int:
+        return self.start if self.start >= 0 else self.published.start
 
     @property
     def id(self) -> str:
@@ -76,8 +88,8 @@ def published_passages(path: Path | None = None) -> dict[str, tuple[Published, .
             start, end = int(row["start"]), int(row["end"])
         except (TypeError, ValueError) as exc:
             raise SourceError(path, f"start and end must be integers: {row}", number) from exc
-        if end - start != len(row["witness_text"]) or row["level"] not in ("sentence", "clause"):
-            raise SourceError(path, f"a sentence or clause whose span is its text: {row}", number)
+        if end - start != len(row["witness_text"]) or row["level"] not in LEVELS:
+            raise SourceError(path, f"a {'/'.join(LEVELS)} whose span is its text: {row}", number)
         by_rite.setdefault(row["rite"], []).append(
             Published(row["rite"], row["level"], row["id"], start, end, row["witness_text"])
         )
@@ -85,16 +97,23 @@ def published_passages(path: Path | None = None) -> dict[str, tuple[Published, .
 
 
 def stable_ids(
-    new: Iterable[tuple[str, str, int, int]], published: Iterable[Published]
+    new: Iterable[tuple[str, str, int, int]],
+    published: Iterable[Published],
+    moved: dict[int, int] | None = None,
 ) -> tuple[dict[str, str], list[Retired]]:
     """The id each new passage takes, and the published ids retired.
 
     ``new``: (level, edition id, start, end) of each sentence and clause of the new cut;
-    ``published``: the rite's published passages. Returns {edition id: id taken} for every new
-    passage whose id changes, and the retired published ids in published order.
+    ``published``: the rite's published passages; ``moved``: where each published offset is
+    in the new text, if the text changed (:func:`moved_offsets`). Returns {edition id: id
+    taken} for every new passage whose id changes, and the retired published ids in
+    published order.
     """
     new = list(new)
-    by_span = {(p.level, p.start, p.end): p.id for p in published}
+    published = list(published)
+    # each published passage at its place in the new text (its characters cleared if changed)
+    placed = [_moved(p, moved) for p in published] if moved is not None else published
+    by_span = {(p.level, p.start, p.end): p.id for p in placed if p.witness_text}
     published_ids = {p.id for p in published}
     taken: dict[str, str] = {}
     for level, edition_id, start, end in new:
@@ -102,7 +121,9 @@ def stable_ids(
         if kept is not None:
             final = kept
         elif edition_id in published_ids:
-            final = edition_id + SUFFIX
+            final = next(
+                f"{edition_id}v{n}" for n in count(2) if f"{edition_id}v{n}" not in published_ids
+            )
         else:
             final = edition_id
         if final != edition_id:
@@ -110,13 +131,94 @@ def stable_ids(
     final_of = {edition_id: taken.get(edition_id, edition_id) for _, edition_id, _, _ in new}
     in_use = set(final_of.values())
     retired = []
-    for p in published:
+    for p, at in zip(published, placed, strict=True):
         if p.id in in_use:
             continue
         overlapping = tuple(
             final_of[edition_id]
             for level, edition_id, start, end in sorted(new, key=lambda n: n[2])
-            if level == p.level and start < p.end and p.start < end
+            if level == p.level and start < max(at.end, at.start + 1) and at.start < end
         )
-        retired.append(Retired(p, overlapping))
+        retired.append(Retired(p, overlapping, at.start))
     return taken, retired
+
+
+def published_text(published: Iterable[Published]) -> str:
+    """The text the passages were published on, as far as they cover it (line ends between)."""
+    chars: dict[int, str] = {}
+    for p in published:
+        for k, ch in enumerate(p.witness_text):
+            if chars.setdefault(p.start + k, ch) != ch:
+                raise SourceError(
+                    corpus_dir() / "published-passages.tsv",
+                    f"{p.rite} {p.id}: offset {p.start + k} published as two characters",
+                )
+    return "".join(chars.get(k, "\n") for k in range(max(chars, default=-1) + 1))
+
+
+def moved_offsets(published: Iterable[Published], text: str) -> dict[int, int] | None:
+    """Where each character of the published text is in ``text``, if the text changed.
+
+    A correction of the witness (經 found inside a 注, corpus/kanripo-corrections.tsv) adds
+    or removes characters and moves every later offset; the two texts aligned say where each
+    published character went. None: the text is the published one (offsets unchanged).
+    """
+    old = published_text(published)
+    if text.startswith(old) and text[len(old) :].strip("\n") == "":
+        return None
+    moved: dict[int, int] = {}
+    for op in Levenshtein.opcodes(old, text):
+        if op.tag == "equal":
+            for k in range(op.src_end - op.src_start):
+                moved[op.src_start + k] = op.dest_start + k
+    return moved
+
+
+def _moved(p: Published, moved: dict[int, int]) -> Published:
+    """The published passage at its place in the new text; its characters cleared if some of
+    them are gone or no longer run on (it can keep no id: it is retired, its span approximate)."""
+    at = [moved.get(k) for k in range(p.start, p.end)]
+    kept = [k for k in at if k is not None]
+    if not kept:
+        before = [v for k, v in moved.items() if k < p.start]
+        start = max(before) + 1 if before else 0
+        return replace(p, start=start, end=start, witness_text="")
+    intact = len(kept) == len(at) and kept == list(range(kept[0], kept[0] + len(kept)))
+    return replace(
+        p, start=kept[0], end=kept[-1] + 1, witness_text=p.witness_text if intact else ""
+    )
+
+
+def record(rites: Iterable[str], why: str, path: Path | None = None) -> int:
+    """Add to the table every sentence and clause of the rites as this build cuts them that it
+    lacks (same id and span), under a comment saying why: run before a change of the witness
+    moves offsets or edition ids, so that the ids in use keep naming their characters after it."""
+    from yili_kg.loaders.text.rites import build_rite_layer
+
+    path = path or corpus_dir() / "published-passages.tsv"
+    lines = []
+    for rite in rites:
+        have = {(p.id, p.start, p.end) for p in published_passages(path).get(rite, ())}
+        for p in build_rite_layer(rite).passages:
+            if p.level in LEVELS and (p.id, p.start, p.end) not in have:
+                lines.append(
+                    "\t".join((rite, p.level, p.id, str(p.start), str(p.end), p.witness_text))
+                )
+    with open(path, "a", encoding="utf-8", newline="") as handle:
+        handle.write(f"# {why}\n" + "".join(line + "\n" for line in lines))
+    published_passages.cache_clear()
+    return len(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m yili_kg.loaders.text.published record "WHY" RITE…``"""
+    args = sys.argv[1:] if argv is None else argv
+    if len(args) < 3 or args[0] != "record":
+        print(main.__doc__, file=sys.stderr)
+        return 2
+    print(f"{record(args[2:], args[1])} rows recorded")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

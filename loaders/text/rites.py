@@ -22,8 +22,10 @@ from __future__ import annotations
 
 import os
 import re
+from bisect import bisect_right
 from dataclasses import dataclass, replace
 from functools import cache, partial
+from math import inf
 
 from yili_kg.loaders.errors import YiliError
 from yili_kg.loaders.text.breaks import (
@@ -33,7 +35,7 @@ from yili_kg.loaders.text.breaks import (
     zhuan_spans,
 )
 from yili_kg.loaders.text.breaks import cut as breaks_cut
-from yili_kg.loaders.text.published import published_passages, stable_ids
+from yili_kg.loaders.text.published import LEVELS, moved_offsets, published_passages, stable_ids
 from yili_kg.loaders.text.ritetable import RiteInfo, read_rites, rite_info  # noqa: F401 (RiteInfo re-exported)
 from yili_kg.loaders.text.textlayer import Note, TextLayer, _find, _shu_span
 from yili_kg.loaders.text.zhuan import zhuan_sentences
@@ -127,7 +129,7 @@ def build_rite_layer(slug: str) -> TextLayer:
     segments = jing_segments(rows)
     cutting = _cut(slug, segments, _zhuan_of(segments, slug), partial(zhuan_sentences, slug))
     raw = "\n".join(cutting.raw_parts)
-    passages, retired, renamed = _keep_published_ids(slug, cutting.passages)
+    passages, retired, renamed = _keep_published_ids(slug, cutting.passages, raw)
     clause_segments = {renamed.get(k, k): v for k, v in cutting.clause_segments.items()}
     clause_pages = {renamed.get(k, k): v for k, v in cutting.clause_pages.items()}
     phases = _phases(info, rows, _sections(rows, segments), passages, clause_segments)
@@ -138,7 +140,7 @@ def build_rite_layer(slug: str) -> TextLayer:
         raw=raw,
         passages=tuple(passages),
         phases=phases,
-        passage_phases=_passage_phases(passages, phases),
+        passage_phases=_passage_phases(passages, phases, cutting.segment_spans),
         clause_segments=clause_segments,
         clause_pages=clause_pages,
         segment_spans=cutting.segment_spans,
@@ -274,26 +276,31 @@ def _phases(info, rows, sections, passages, clause_segments) -> tuple[Section, .
     )
 
 
-def _passage_phases(passages, phases) -> dict[str, tuple[int, ...]]:
-    """The phase of each passage: that of its segment (a heading: of the paragraph after it)."""
+def _passage_phases(passages, phases, segment_spans) -> dict[str, tuple[int, ...]]:
+    """The phase of each passage: that of the segment it begins in (a heading: of the paragraph
+    after it). By offset, not by the number in its id: a kept published id may carry the
+    segment number it was published with (:mod:`published`)."""
     phase_of_segment = {s: ph.index for ph in phases for s in ph.segments}
+    starts = sorted((start, number) for number, (start, _) in segment_spans.items())
     passage_phases: dict[str, tuple[int, ...]] = {}
     for p in passages:
+        at = p.start
         if p.level == "heading":
-            passage_phases[p.id] = (phase_of_segment[_segment_of(passages, p)],)
-            continue
-        passage_phases[p.id] = (phase_of_segment[int(p.id.split("/")[1].split(".")[0])],)
+            at = next(q.start for q in passages if q.start >= p.start and q.level == "paragraph")
+        segment = starts[bisect_right(starts, (at, inf)) - 1][1]
+        passage_phases[p.id] = (phase_of_segment[segment],)
     return passage_phases
 
 
-def _keep_published_ids(slug, passages):
+def _keep_published_ids(slug, passages, text: str):
     """The passages with their published ids where they name the published characters
-    (:mod:`published`), the published ids retired, and {edition id: id taken}."""
+    (:mod:`published`; ``text`` the 經 joined, where offsets point), the published ids
+    retired, and {edition id: id taken}."""
     published = published_passages().get(slug)
     if not published:
         return passages, [], {}
-    cut = [(p.level, p.id, p.start, p.end) for p in passages if p.level in ("sentence", "clause")]
-    renamed, retired = stable_ids(cut, published)
+    cut = [(p.level, p.id, p.start, p.end) for p in passages if p.level in LEVELS]
+    renamed, retired = stable_ids(cut, published, moved_offsets(published, text))
     passages = [
         replace(p, id=renamed.get(p.id, p.id), parent=renamed.get(p.parent, p.parent))
         if p.id in renamed or p.parent in renamed
@@ -301,11 +308,6 @@ def _keep_published_ids(slug, passages):
         for p in passages
     ]
     return passages, retired, renamed
-
-
-def _segment_of(passages: list[Passage], heading: Passage) -> int:
-    after = next(p for p in passages if p.start >= heading.start and p.level == "paragraph")
-    return int(after.id.split("/")[1])
 
 
 def _passage(pid, level, division, witness, reading, start, parent=None) -> Passage:

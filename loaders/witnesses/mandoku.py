@@ -454,14 +454,16 @@ class _Reader:
             self.zhu_run = run
         text_so_far = self.current.text
         forced = self._forced_end(c, text_so_far)
-        hand = any(p == c.page and text_so_far.endswith(b) for (p, b, _) in self.fixes.zhu_ends)
+        hand = self._hand_end_pending(c, text_so_far)
         resumes = self._resumes()
         zhu_run = self.zhu_run
         if zhu_run is not None and self._next_zhu(c, hand, zhu_run):
             self._split_jing(zhu_run)
             self._start_zhu(c)
             return True
-        if forced is not None or (not hand and self._jing_begins(run, resumes)):
+        if forced is not None:
+            self._resume_jing(c, None)  # where the hand decision says, not a character before
+        elif not hand and self._jing_begins(run, resumes):
             self._resume_jing(c, run)
         return False
 
@@ -477,6 +479,24 @@ class _Reader:
             ),
             None,
         )
+
+    def _hand_end_pending(self, c: Char, text_so_far: str) -> bool:
+        """Does a ``zhu-end`` correction end this 注 here or a few characters on?
+
+        While it does, the alignment may not end the 注 first: where WYG and SBCK order the
+        words differently (升 before or after 注 如初入也) it would cut the 注 short.
+        """
+        for page, before, _ in self.fixes.zhu_ends:
+            if page != c.page:
+                continue
+            for m in range(1, len(before) + 1):
+                rest = before[m:]
+                if (
+                    text_so_far.endswith(before[:m])
+                    and _ahead(self.chars, self.i, len(rest)) == rest
+                ):
+                    return True
+        return False
 
     def _resumes(self) -> bool:
         """SBCK has no 注 here: the 經 goes on where SBCK's 經 left off."""

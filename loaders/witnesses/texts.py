@@ -16,6 +16,7 @@ simplified forms and conversion slips corrected by ``corpus/corrections.tsv``).
 from __future__ import annotations
 
 import csv
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import cache
@@ -31,6 +32,20 @@ OPEN_QUOTE, CLOSE_QUOTE = "「", "」"
 JING_HEADING = "原文"  # the web page's heading above the classic
 SUMMARY_HEADING = "簡介"  # the modern summary after the 記: not part of the classic
 JI_MARK = "記"  # the 記 paragraph opens with 記。
+
+
+#: the suffix of a passage re-cut after its edition id was published for other characters
+_VERSION = re.compile(r"v\d+$")
+
+
+def edition_id(pid: str) -> str:
+    """The edition id of a passage id (``jing/99.1.2v3`` → ``jing/99.1.2``)."""
+    return _VERSION.sub("", pid)
+
+
+def recut(pid: str) -> bool:
+    """Is this the id of a passage re-cut after its edition id was published (…v2, …v3)?"""
+    return _VERSION.search(pid) is not None
 
 
 @dataclass(frozen=True)
@@ -55,7 +70,7 @@ class Passage:
     @property
     def number(self) -> tuple[int, ...]:
         """The structural number, e.g. (12, 3, 2) for ``jing/12.3.2`` (and ``jing/12.3.2v2``)."""
-        return tuple(int(part.removesuffix("v2")) for part in self.id.split("/")[1].split("."))
+        return tuple(int(part) for part in edition_id(self.id).split("/")[1].split("."))
 
 
 @cache
