@@ -28,7 +28,10 @@ from yili_kg.loaders.terms.tokens import Token, leading_roles, tokenize
 from yili_kg.loaders.terms.words import is_function_word
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from yili_kg.loaders.annotation.annotate import ClauseReader
+    from yili_kg.loaders.annotation.discourse import Context
 
 Tokens = list["Token"]
 PLACES = {"place", "object"}  # the kinds of token that name where (a thing may mark a place)
@@ -2112,8 +2115,8 @@ def homage_to_ruler(r, subjects, rl) -> bool:
     the 公, not to the 射人, 小臣 or 大夫 who spoke his command; the 再拜 just before it with it.
     So is a bow made below the hall, just after going down in its clause (降拜, 下拜): not to the
     one who last took a cup from him (若飲公，則侍射者降…降拜: not the 執爵者)."""
-    ruler = rl.word("ruler")
-    if ruler not in r.ctx.parties:
+    ruler = rite_ruler(r.ctx, rl.words["ruler"])
+    if ruler is None:
         return False
     done = False
     for index, event in enumerate(r.events):
@@ -2131,6 +2134,14 @@ def homage_to_ruler(r, subjects, rl) -> bool:
     return done
 
 
+def rite_ruler(ctx: Context, rulers: Sequence[str]) -> str | None:
+    """The ruler of the rite: the first of ``rulers`` to act in it (in 覲禮 the 天子, whose lords
+    bow to him; in 燕禮 and 大射儀 the 公, whatever 天子 a later clause names)."""
+    if not set(rulers) & ctx.parties:
+        return None
+    return next((r for _, e in ctx.history for r in e.agent if r in rulers), None)
+
+
 def _bow_below(r: ClauseReader, index: int, rl: Rule) -> bool:
     """降拜, 下拜: a bow just after going down, by the same one, in one clause, while the ruler
     is at hand: he acted or was addressed in the last acts, or the sentence names him (若飲公)."""
@@ -2140,11 +2151,31 @@ def _bow_below(r: ClauseReader, index: int, rl: Rule) -> bool:
     down = r.events[index - 1]
     if down.kind != rl.word("down") or down.agent != event.agent:
         return False
-    ruler = rl.word("ruler")
+    ruler = rite_ruler(r.ctx, rl.words["ruler"])
     recent = r.ctx.history[-int(rl.word("within")) :]
     if any(ruler in e.agent or ruler in e.fields.get("to", ()) for _, e in recent):
         return True
     return any(ruler == tok.of("role") for tok in tokenize(r.ctx.sentence_read(), r.lex))
+
+
+@rule("completed-bow-to")
+def completed_bow_to(r, subjects, rl) -> bool:
+    """升成拜: the bow begun below and completed on the hall goes to the one the bow it
+    completes went to (the bower's last bow within the last acts: 覲禮 侯氏…再拜稽首 … 升成拜 →
+    to=天子?), not to the usher who led him up nor the officer who declined it."""
+    if rl.word("complete") not in r.ctx.clause_text:
+        return False
+    done = False
+    for event in r.events:
+        if not r.is_a(event.kind, rl.word("bow")) or event.marks.get("to", "?") != "?":
+            continue
+        for _, earlier in reversed(r.ctx.history[-int(rl.word("within")) :]):
+            if earlier.agent == event.agent and r.is_a(earlier.kind, rl.word("bow")):
+                if earlier.fields.get("to") and earlier.get("to") != event.get("to"):
+                    event.set("to", earlier.fields["to"], "?")
+                    done = True
+                break
+    return done
 
 
 @rule("to-the-ruler")
@@ -2152,8 +2183,8 @@ def to_the_ruler(r, subjects, rl) -> bool:
     """小臣又請媵爵者, 射人告具, 司正升受命: in a rite with a ruler, a request, report, command
     taken or returned, or cup presented (yl:addressesRuler) by one of his subjects naming no one
     is addressed to the 公, not to the other party of the last exchange."""
-    ruler = rl.word("ruler")
-    if ruler not in r.ctx.parties:
+    ruler = rite_ruler(r.ctx, rl.words["ruler"])
+    if ruler is None:
         return False
     done = False
     for event in r.events:
