@@ -2178,6 +2178,45 @@ def completed_bow_to(r, subjects, rl) -> bool:
     return done
 
 
+@rule("errand-to-guest")
+def errand_to_guest(r, subjects, rl) -> bool:
+    """天子使大夫戒: an errand (yl:errandToGuest: to invite, welcome, present, give back) done by
+    the one sent, naming no one, is done to the one the sender (named in the clause) last dealt
+    with, else to the guest last named (注: 戒猶告也); a carried sender is not trusted."""
+    done = False
+    for index, event in enumerate(r.events):
+        if not r.lex.has(event.kind, "errandToGuest") or event.marks.get("to", "?") != "?":
+            continue
+        senders = [
+            e.agent
+            for e in r.events[:index]
+            if e.kind in rl.words["send"] and e.fields.get("to") == event.agent and e.agent
+        ]
+        if not senders or r.events[0].marks.get("agent"):
+            continue  # the sender named in the clause, not carried
+        found = _sender_counterpart(r, set(senders[-1]), set(event.agent))
+        if found:
+            done = done or event.fields.get("to") != (found,)
+            event.set("to", (found,), "?")
+    return done
+
+
+def _sender_counterpart(r: ClauseReader, sender: set[str], sent: set[str]) -> str | None:
+    """The one the sender last dealt with (acted to, or was acted to by), else the last guest
+    (yl:Guest) to act or be addressed: neither the sender nor the one sent."""
+    guest = r.lex.label(YL.Guest)
+    for _, earlier in reversed(r.ctx.history):
+        to = set(earlier.fields.get("to", ()))
+        party = to if sender & set(earlier.agent) else set(earlier.agent) if sender & to else set()
+        if found := sorted(party - sender - sent):
+            return found[0]
+    for _, earlier in reversed(r.ctx.history):
+        for p in (*earlier.agent, *earlier.fields.get("to", ())):
+            if p not in sender | sent and guest in r.lex.role_classes.get(p, ()):
+                return p
+    return None
+
+
 @rule("to-the-ruler")
 def to_the_ruler(r, subjects, rl) -> bool:
     """小臣又請媵爵者, 射人告具, 司正升受命: in a rite with a ruler, a request, report, command
