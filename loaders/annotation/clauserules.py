@@ -19,6 +19,7 @@ from yili_kg.loaders.annotation.annotations import Event, paragraph_of, sentence
 from yili_kg.loaders.annotation.discourse import (
     last_doer,
     named_just_before,
+    rite_ruler,
     shooters,
     told_just_before,
 )
@@ -28,10 +29,7 @@ from yili_kg.loaders.terms.tokens import Token, leading_roles, tokenize
 from yili_kg.loaders.terms.words import is_function_word
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
-
     from yili_kg.loaders.annotation.annotate import ClauseReader
-    from yili_kg.loaders.annotation.discourse import Context
 
 Tokens = list["Token"]
 PLACES = {"place", "object"}  # the kinds of token that name where (a thing may mark a place)
@@ -2002,12 +2000,16 @@ def said_to(r, subjects, rl) -> bool:
     for event in r.events:
         if event.kind not in rl.words["act"] or "to" in event.fields:
             continue
-        for pid, earlier in reversed(r.ctx.history[-3:]):
+        for back, (pid, earlier) in enumerate(reversed(r.ctx.history[-3:])):
             offered = (  # 獻公，曰「臣敢奏爵以聽命」: said to the one he offers to, as he does
-                (r.lex.has(earlier.kind, "offering") or earlier.kind in rl.words["presents"])
+                (
+                    r.lex.has(earlier.kind, "offering")
+                    or earlier.kind in rl.words["presents"]
+                    or not back
+                )
                 and sentence_of(pid) == r.ctx.sentence
                 and earlier.agent == event.agent
-            )
+            )  # 擯者延之，曰「升」: to the one he acts on just before, in the sentence
             if not ((r.is_a(earlier.kind, *rl.words["speech"]) or offered) and earlier.get("to")):
                 continue
             if not set(earlier.fields["to"]) & set(event.agent):
@@ -2132,14 +2134,6 @@ def homage_to_ruler(r, subjects, rl) -> bool:
                 done = done or bow.get("to") != ruler
                 bow.set("to", ruler, "?")
     return done
-
-
-def rite_ruler(ctx: Context, rulers: Sequence[str]) -> str | None:
-    """The ruler of the rite: the first of ``rulers`` to act in it (in 覲禮 the 天子, whose lords
-    bow to him; in 燕禮 and 大射儀 the 公, whatever 天子 a later clause names)."""
-    if not set(rulers) & ctx.parties:
-        return None
-    return next((r for _, e in ctx.history for r in e.agent if r in rulers), None)
 
 
 def _bow_below(r: ClauseReader, index: int, rl: Rule) -> bool:

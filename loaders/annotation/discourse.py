@@ -22,6 +22,8 @@ from yili_kg.loaders.terms.lexicon import Lexicon
 from yili_kg.loaders.terms.tokens import tokenize
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from yili_kg.loaders.annotation.annotate import ClauseReader
 
 
@@ -445,6 +447,33 @@ def both_parties(reader, event, text, rl) -> bool:
             event.set("agent", tuple(dict.fromkeys((*earlier.agent, *earlier.fields["to"]))), "^")
             return True
     return False
+
+
+@rule("homage-by-subject")
+def homage_by_subject(reader, event, text, rl) -> bool:
+    """王勞之。再拜稽首: 稽首 (yl:toRuler), and the 再拜 written with it, naming no one, is a
+    subject's homage: when the one carried over is the ruler of the rite, it is made by the one
+    the ruler last acted on (the 侯氏 he welcomed), not by the ruler himself."""
+    ctx = reader.ctx
+    if not (reader.lex.has(event.kind, "toRuler") or rl.word("homage") in text):
+        return False
+    ruler = rite_ruler(ctx, rl.words["rulers"])
+    if ruler is None or ctx.agent != (ruler,) or not ctx.history:
+        return False
+    last = ctx.history[-1][1]
+    subject = tuple(p for p in last.fields.get("to", ()) if p != ruler)
+    if ruler not in last.agent or not subject:
+        return False
+    event.set("agent", subject, "^")
+    return True
+
+
+def rite_ruler(ctx: Context, rulers: Sequence[str]) -> str | None:
+    """The ruler of the rite: the first of ``rulers`` to act in it (in 覲禮 the 天子, whose lords
+    bow to him; in 燕禮 and 大射儀 the 公, whatever 天子 a later clause names)."""
+    if not set(rulers) & ctx.parties:
+        return None
+    return next((r for _, e in ctx.history for r in e.agent if r in rulers), None)
 
 
 @rule("completes-bow")
