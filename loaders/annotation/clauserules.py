@@ -2260,6 +2260,34 @@ def zhu_names_party(r, subjects, rl) -> bool:
     return done
 
 
+@rule("addressee-of-rule")
+def addressee_of_rule(r, subjects, rl) -> bool:
+    """凡自稱于君，士大夫則曰下臣: a paragraph that opens with a rule of conduct toward someone
+    (凡 + act + 于 + ROLE) names the one its words, requests and reports naming no one are
+    addressed to (凡侍坐于君子…以食具告 → to=君子?), unless he speaks them himself."""
+    first = next((t for c, t in r.ctx.texts.items() if paragraph_of(c) == r.ctx.paragraph), "")
+    if not first.startswith(rl.word("every")) or first == r.ctx.clause_text:
+        return False
+    tokens = tokenize(first, r.lex)
+    addressee = next(
+        (
+            b.of("role")
+            for a, b in zip(tokens, tokens[1:], strict=False)
+            if a.text in rl.words["to"] and b.of("role")
+        ),
+        None,
+    )
+    done = False
+    for event in r.events if addressee else ():
+        if not (event.kind in rl.words["says"] or r.is_a(event.kind, rl.word("speech"))):
+            continue
+        if event.marks.get("to", "?") != "?" or addressee in event.agent:
+            continue
+        done = done or event.fields.get("to") != (addressee,)
+        event.set("to", (addressee,), "?")
+    return done
+
+
 @rule("zhu-names-other")
 def zhu_names_other(r, subjects, rl) -> bool:
     """小樂正從之 (注: 從大師也), 一小射正授弓 (注: 授弓當授大射正): a 注 that writes the clause's
