@@ -1235,13 +1235,12 @@ def goes_up_with(pid, events, lexicon, ctx, rl) -> bool:
 @rule("answered-bow")
 def answered_bow(pid, events, lexicon, ctx, rl) -> bool:
     """主人阼階上再拜。賓西階上答再拜 (記 賓拜酒，主人答拜): a bow naming no one, in the clause
-    just before one named answers it (答拜, or does not: 賓不答拜), was made to that one."""
+    just before one named answers it (答拜, or does not: 賓不答拜), was made to that one, also
+    where the edition begins a paragraph between them (覲禮 再拜。¶使者不答拜)."""
     answer = next((e for e in _named(events) if lexicon.is_a(e.kind, rl.word("answer"))), None)
     if answer is None or not ctx.history:
         return False
-    last = ctx.history[-1][0]
-    if paragraph_of(last) != paragraph_of(pid):
-        return False
+    last = ctx.history[-1][0]  # in its paragraph or across the edition's break (再拜。¶使者不答拜)
     found = False
     for event in (e for p, e in ctx.history if p == last):
         implied = "to" not in event.fields or event.marks.get("to") == "?"
