@@ -1255,6 +1255,24 @@ def answered_bow(pid, events, lexicon, ctx, rl) -> bool:
     return found
 
 
+@rule("handed-then-sent")
+def handed_then_sent(pid, events, lexicon, ctx, rl) -> bool:
+    """侯氏先升，授几。侯氏拜送几: a handing over naming no one, in the clause just before the
+    giver's bow sending it (拜送) to someone, was to that one (implied, to=X?)."""
+    sent = next(
+        (e for e in events if e.kind in rl.words["send"] and e.agent and e.fields.get("to")), None
+    )
+    if sent is None or not ctx.history or _denied(sent):
+        return False
+    found = False
+    for event in (e for p, e in ctx.history if p == ctx.history[-1][0]):
+        if event.kind in rl.words["give"] and "to" not in event.fields and not _denied(event):
+            if event.agent == sent.agent and not set(sent.fields["to"]) & set(event.agent):
+                event.set("to", sent.fields["to"], "?")
+                found = True
+    return found
+
+
 @rule("handed-to-receiver")
 def handed_to_receiver(pid, events, lexicon, ctx, rl) -> bool:
     """升實觶以授。賓諸公卿大夫受觶于席 (宰授几。主人受): a handing over naming no one, in the
