@@ -450,9 +450,12 @@ class ClauseReader:
         )
         if partners and set(self.ctx.agent) == mine:
             return partners
+        stance = rule_named("implied-recipient").words["stance"]  # 立
         for _, earlier in reversed(self.ctx.history[-40:]):
             if self.lex.has(earlier.kind, "notCarried"):
                 continue
+            if earlier.kind in stance and "at" in earlier.fields:
+                continue  # 大夫立于東夾南…士立于門東: the order of the court, no party to it
             if (
                 self.is_a(earlier.kind, self.lex.label(YL.Ci))
                 and self.is_a(event.kind, self.lex.label(YL.Salutation))
