@@ -451,7 +451,7 @@ class ClauseReader:
         if partners and set(self.ctx.agent) == mine:
             return partners
         stance = rule_named("implied-recipient").words["stance"]  # 立
-        for _, earlier in reversed(self.ctx.history[-40:]):
+        for pid, earlier in reversed(self.ctx.history[-40:]):
             if self.lex.has(earlier.kind, "notCarried"):
                 continue
             if earlier.kind in stance and "at" in earlier.fields:
@@ -465,8 +465,9 @@ class ClauseReader:
             agents = set(earlier.agent)
             if agents and not agents & mine:
                 return tuple(earlier.agent)
-            if agents & mine and "to" in earlier.fields and not earlier.marks.get("to"):
-                return tuple(earlier.fields["to"])
+            if agents & mine and "to" in earlier.fields:
+                if not earlier.marks.get("to") or sentence_of(pid) == self.ctx.sentence:
+                    return tuple(earlier.fields["to"])
         return ()
 
     def names_only(self) -> bool:
