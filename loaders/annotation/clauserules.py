@@ -2211,6 +2211,23 @@ def _sender_counterpart(r: ClauseReader, sender: set[str], sent: set[str]) -> st
     return None
 
 
+@rule("thanks-to-host")
+def thanks_to_host(r, subjects, rl) -> bool:
+    """明日，賓朝服拜賜于朝: the bow of thanks for the feast or gift (拜賜), naming no one, is
+    to the host of the rite who gave it: the first of the ruler and the 主人 to act in it (the
+    公 of 公食大夫禮, the 主人 of 鄉飲酒禮), not the officer who brought the gift last."""
+    host = rite_ruler(r.ctx, rl.words["hosts"])
+    done = False
+    for event in r.events if host else ():
+        if event.kind not in rl.words["thanks"] or event.marks.get("to", "?") != "?":
+            continue
+        if host in event.agent or event.fields.get("to") == (host,):
+            continue
+        event.set("to", (host,), "?")
+        done = True
+    return done
+
+
 @rule("to-the-ruler")
 def to_the_ruler(r, subjects, rl) -> bool:
     """小臣又請媵爵者, 射人告具, 司正升受命: in a rite with a ruler, a request, report, command
