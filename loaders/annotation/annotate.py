@@ -449,9 +449,12 @@ class ClauseReader:
         )
         if partners and set(self.ctx.agent) == mine:
             return partners
-        for _, earlier in reversed(self.ctx.history[-40:]):
+        stance = rule_named("implied-recipient").words["stance"]  # 立
+        for pid, earlier in reversed(self.ctx.history[-40:]):
             if self.lex.has(earlier.kind, "notCarried"):
                 continue
+            if earlier.kind in stance and "at" in earlier.fields:
+                continue  # 大夫立于東夾南…士立于門東: the order of the court, no party to it
             if (
                 self.is_a(earlier.kind, self.lex.label(YL.Ci))
                 and self.is_a(event.kind, self.lex.label(YL.Salutation))
@@ -461,8 +464,9 @@ class ClauseReader:
             agents = set(earlier.agent)
             if agents and not agents & mine:
                 return tuple(earlier.agent)
-            if agents & mine and "to" in earlier.fields and not earlier.marks.get("to"):
-                return tuple(earlier.fields["to"])
+            if agents & mine and "to" in earlier.fields:
+                if not earlier.marks.get("to") or sentence_of(pid) == self.ctx.sentence:
+                    return tuple(earlier.fields["to"])
         return ()
 
     def names_only(self) -> bool:

@@ -19,6 +19,7 @@ from yili_kg.loaders.annotation.annotations import Event, paragraph_of, sentence
 from yili_kg.loaders.annotation.discourse import (
     last_doer,
     named_just_before,
+    rite_ruler,
     shooters,
     told_just_before,
 )
@@ -1999,12 +2000,16 @@ def said_to(r, subjects, rl) -> bool:
     for event in r.events:
         if event.kind not in rl.words["act"] or "to" in event.fields:
             continue
-        for pid, earlier in reversed(r.ctx.history[-3:]):
+        for back, (pid, earlier) in enumerate(reversed(r.ctx.history[-3:])):
             offered = (  # 獻公，曰「臣敢奏爵以聽命」: said to the one he offers to, as he does
-                (r.lex.has(earlier.kind, "offering") or earlier.kind in rl.words["presents"])
+                (
+                    r.lex.has(earlier.kind, "offering")
+                    or earlier.kind in rl.words["presents"]
+                    or not back
+                )
                 and sentence_of(pid) == r.ctx.sentence
                 and earlier.agent == event.agent
-            )
+            )  # 擯者延之，曰「升」: to the one he acts on just before, in the sentence
             if not ((r.is_a(earlier.kind, *rl.words["speech"]) or offered) and earlier.get("to")):
                 continue
             if not set(earlier.fields["to"]) & set(event.agent):
@@ -2112,8 +2117,8 @@ def homage_to_ruler(r, subjects, rl) -> bool:
     the 公, not to the 射人, 小臣 or 大夫 who spoke his command; the 再拜 just before it with it.
     So is a bow made below the hall, just after going down in its clause (降拜, 下拜): not to the
     one who last took a cup from him (若飲公，則侍射者降…降拜: not the 執爵者)."""
-    ruler = rl.word("ruler")
-    if ruler not in r.ctx.parties:
+    ruler = rite_ruler(r.ctx, rl.words["ruler"])
+    if ruler is None:
         return False
     done = False
     for index, event in enumerate(r.events):
@@ -2140,11 +2145,87 @@ def _bow_below(r: ClauseReader, index: int, rl: Rule) -> bool:
     down = r.events[index - 1]
     if down.kind != rl.word("down") or down.agent != event.agent:
         return False
-    ruler = rl.word("ruler")
+    ruler = rite_ruler(r.ctx, rl.words["ruler"])
     recent = r.ctx.history[-int(rl.word("within")) :]
     if any(ruler in e.agent or ruler in e.fields.get("to", ()) for _, e in recent):
         return True
     return any(ruler == tok.of("role") for tok in tokenize(r.ctx.sentence_read(), r.lex))
+
+
+@rule("completed-bow-to")
+def completed_bow_to(r, subjects, rl) -> bool:
+    """升成拜: the bow begun below and completed on the hall goes to the one the bow it
+    completes went to (the bower's last bow within the last acts: 覲禮 侯氏…再拜稽首 … 升成拜 →
+    to=天子?), not to the usher who led him up nor the officer who declined it."""
+    if rl.word("complete") not in r.ctx.clause_text:
+        return False
+    done = False
+    for event in r.events:
+        if not r.is_a(event.kind, rl.word("bow")) or event.marks.get("to", "?") != "?":
+            continue
+        for _, earlier in reversed(r.ctx.history[-int(rl.word("within")) :]):
+            if earlier.agent == event.agent and r.is_a(earlier.kind, rl.word("bow")):
+                if earlier.fields.get("to") and earlier.get("to") != event.get("to"):
+                    event.set("to", earlier.fields["to"], "?")
+                    done = True
+                break
+    return done
+
+
+@rule("errand-to-guest")
+def errand_to_guest(r, subjects, rl) -> bool:
+    """天子使大夫戒: an errand (yl:errandToGuest: to invite, welcome, present, give back) done by
+    the one sent, naming no one, is done to the one the sender (named in the clause) last dealt
+    with, else to the guest last named (注: 戒猶告也); a carried sender is not trusted."""
+    done = False
+    for index, event in enumerate(r.events):
+        if not r.lex.has(event.kind, "errandToGuest") or event.marks.get("to", "?") != "?":
+            continue
+        senders = [
+            e.agent
+            for e in r.events[:index]
+            if e.kind in rl.words["send"] and e.fields.get("to") == event.agent and e.agent
+        ]
+        if not senders or r.events[0].marks.get("agent"):
+            continue  # the sender named in the clause, not carried
+        found = _sender_counterpart(r, set(senders[-1]), set(event.agent))
+        if found:
+            done = done or event.fields.get("to") != (found,)
+            event.set("to", (found,), "?")
+    return done
+
+
+def _sender_counterpart(r: ClauseReader, sender: set[str], sent: set[str]) -> str | None:
+    """The one the sender last dealt with (acted to, or was acted to by), else the last guest
+    (yl:Guest) to act or be addressed: neither the sender nor the one sent."""
+    guest = r.lex.label(YL.Guest)
+    for _, earlier in reversed(r.ctx.history):
+        to = set(earlier.fields.get("to", ()))
+        party = to if sender & set(earlier.agent) else set(earlier.agent) if sender & to else set()
+        if found := sorted(party - sender - sent):
+            return found[0]
+    for _, earlier in reversed(r.ctx.history):
+        for p in (*earlier.agent, *earlier.fields.get("to", ())):
+            if p not in sender | sent and guest in r.lex.role_classes.get(p, ()):
+                return p
+    return None
+
+
+@rule("thanks-to-host")
+def thanks_to_host(r, subjects, rl) -> bool:
+    """明日，賓朝服拜賜于朝: the bow of thanks for the feast or gift (拜賜), naming no one, is
+    to the host of the rite who gave it: the first of the ruler and the 主人 to act in it (the
+    公 of 公食大夫禮, the 主人 of 鄉飲酒禮), not the officer who brought the gift last."""
+    host = rite_ruler(r.ctx, rl.words["hosts"])
+    done = False
+    for event in r.events if host else ():
+        if event.kind not in rl.words["thanks"] or event.marks.get("to", "?") != "?":
+            continue
+        if host in event.agent or event.fields.get("to") == (host,):
+            continue
+        event.set("to", (host,), "?")
+        done = True
+    return done
 
 
 @rule("to-the-ruler")
@@ -2152,8 +2233,8 @@ def to_the_ruler(r, subjects, rl) -> bool:
     """小臣又請媵爵者, 射人告具, 司正升受命: in a rite with a ruler, a request, report, command
     taken or returned, or cup presented (yl:addressesRuler) by one of his subjects naming no one
     is addressed to the 公, not to the other party of the last exchange."""
-    ruler = rl.word("ruler")
-    if ruler not in r.ctx.parties:
+    ruler = rite_ruler(r.ctx, rl.words["ruler"])
+    if ruler is None:
         return False
     done = False
     for event in r.events:
@@ -2193,6 +2274,34 @@ def zhu_names_party(r, subjects, rl) -> bool:
                 continue
             event.set("to", party, "?")
             done = True
+    return done
+
+
+@rule("addressee-of-rule")
+def addressee_of_rule(r, subjects, rl) -> bool:
+    """凡自稱于君，士大夫則曰下臣: a paragraph that opens with a rule of conduct toward someone
+    (凡 + act + 于 + ROLE) names the one its words, requests and reports naming no one are
+    addressed to (凡侍坐于君子…以食具告 → to=君子?), unless he speaks them himself."""
+    first = next((t for c, t in r.ctx.texts.items() if paragraph_of(c) == r.ctx.paragraph), "")
+    if not first.startswith(rl.word("every")) or first == r.ctx.clause_text:
+        return False
+    tokens = tokenize(first, r.lex)
+    addressee = next(
+        (
+            b.of("role")
+            for a, b in zip(tokens, tokens[1:], strict=False)
+            if a.text in rl.words["to"] and b.of("role")
+        ),
+        None,
+    )
+    done = False
+    for event in r.events if addressee else ():
+        if not (event.kind in rl.words["says"] or r.is_a(event.kind, rl.word("speech"))):
+            continue
+        if event.marks.get("to", "?") != "?" or addressee in event.agent:
+            continue
+        done = done or event.fields.get("to") != (addressee,)
+        event.set("to", (addressee,), "?")
     return done
 
 

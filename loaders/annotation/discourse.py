@@ -22,6 +22,8 @@ from yili_kg.loaders.terms.lexicon import Lexicon
 from yili_kg.loaders.terms.tokens import tokenize
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from yili_kg.loaders.annotation.annotate import ClauseReader
 
 
@@ -445,6 +447,33 @@ def both_parties(reader, event, text, rl) -> bool:
             event.set("agent", tuple(dict.fromkeys((*earlier.agent, *earlier.fields["to"]))), "^")
             return True
     return False
+
+
+@rule("homage-by-subject")
+def homage_by_subject(reader, event, text, rl) -> bool:
+    """王勞之。再拜稽首: 稽首 (yl:toRuler), and the 再拜 written with it, naming no one, is a
+    subject's homage: when the one carried over is the ruler of the rite, it is made by the one
+    the ruler last acted on (the 侯氏 he welcomed), not by the ruler himself."""
+    ctx = reader.ctx
+    if not (reader.lex.has(event.kind, "toRuler") or rl.word("homage") in text):
+        return False
+    ruler = rite_ruler(ctx, rl.words["rulers"])
+    if ruler is None or ctx.agent != (ruler,) or not ctx.history:
+        return False
+    last = ctx.history[-1][1]
+    subject = tuple(p for p in last.fields.get("to", ()) if p != ruler)
+    if ruler not in last.agent or not subject:
+        return False
+    event.set("agent", subject, "^")
+    return True
+
+
+def rite_ruler(ctx: Context, rulers: Sequence[str]) -> str | None:
+    """The ruler of the rite: the first of ``rulers`` to act in it (in 覲禮 the 天子, whose lords
+    bow to him; in 燕禮 and 大射儀 the 公, whatever 天子 a later clause names)."""
+    if not set(rulers) & ctx.parties:
+        return None
+    return next((r for _, e in ctx.history for r in e.agent if r in rulers), None)
 
 
 @rule("completes-bow")
@@ -1206,13 +1235,12 @@ def goes_up_with(pid, events, lexicon, ctx, rl) -> bool:
 @rule("answered-bow")
 def answered_bow(pid, events, lexicon, ctx, rl) -> bool:
     """主人阼階上再拜。賓西階上答再拜 (記 賓拜酒，主人答拜): a bow naming no one, in the clause
-    just before one named answers it (答拜, or does not: 賓不答拜), was made to that one."""
+    just before one named answers it (答拜, or does not: 賓不答拜), was made to that one, also
+    where the edition begins a paragraph between them (覲禮 再拜。¶使者不答拜)."""
     answer = next((e for e in _named(events) if lexicon.is_a(e.kind, rl.word("answer"))), None)
     if answer is None or not ctx.history:
         return False
-    last = ctx.history[-1][0]
-    if paragraph_of(last) != paragraph_of(pid):
-        return False
+    last = ctx.history[-1][0]  # in its paragraph or across the edition's break (再拜。¶使者不答拜)
     found = False
     for event in (e for p, e in ctx.history if p == last):
         implied = "to" not in event.fields or event.marks.get("to") == "?"
@@ -1224,6 +1252,24 @@ def answered_bow(pid, events, lexicon, ctx, rl) -> bool:
         if event.fields.get("to") != answer.agent:
             event.set("to", answer.agent, "?")
             found = True
+    return found
+
+
+@rule("handed-then-sent")
+def handed_then_sent(pid, events, lexicon, ctx, rl) -> bool:
+    """侯氏先升，授几。侯氏拜送几: a handing over naming no one, in the clause just before the
+    giver's bow sending it (拜送) to someone, was to that one (implied, to=X?)."""
+    sent = next(
+        (e for e in events if e.kind in rl.words["send"] and e.agent and e.fields.get("to")), None
+    )
+    if sent is None or not ctx.history or _denied(sent):
+        return False
+    found = False
+    for event in (e for p, e in ctx.history if p == ctx.history[-1][0]):
+        if event.kind in rl.words["give"] and "to" not in event.fields and not _denied(event):
+            if event.agent == sent.agent and not set(sent.fields["to"]) & set(event.agent):
+                event.set("to", sent.fields["to"], "?")
+                found = True
     return found
 
 
