@@ -770,6 +770,25 @@ def pair_salutes(reader, event, text, rl) -> bool:
     return False
 
 
+@rule("three-salutes")
+def three_salutes(reader, event, text, rl) -> bool:
+    """公揖入。賓入，三揖。至于階，三讓: the three salutes on the way in and the three yieldings
+    at the steps (三揖, 三讓) naming no one are mutual (注: 每曲揖及當碑揖，相人偶): both the one
+    carried over and the other who acted just before (the one who went in ahead), carried on
+    together, as 主人與賓三揖，至于階，三讓 names them."""
+    ctx = reader.ctx
+    if event.kind not in rl.words["salute"] or event.get("count") != rl.word("count"):
+        return False
+    if len(ctx.agent) != 1:
+        return False
+    other = ctx.last_other(ctx.agent, int(rl.word("within")))
+    if len(other) != 1:
+        return False
+    event.set("agent", (*other, *ctx.agent), "^")
+    event.unset("to")
+    return True
+
+
 @rule("chosen-acts")
 def chosen_acts(reader, event, text, rl) -> bool:
     """唯公所酬，以旅于西階上: the one the 公 chose (rule chosen-by) does what follows, until the
