@@ -3269,6 +3269,50 @@ def placed_row(r, subjects, rl) -> bool:
     return True
 
 
+@rule("persons-then-place")
+def persons_then_place(r, subjects, rl) -> bool:
+    """公食大夫禮 小臣，東堂下，南面西上: persons alone, no verb, the next clause of their
+    sentence only a place and the last only a facing (and X上), is where they are, as 士西方，
+    東面北上 (rule placed-row) with the place cut off by the witness: 在 with the persons, the
+    place and the facing added next (rule place-of-last-act)."""
+    rest = r.ctx.rest_of_sentence
+    if not subjects or r.at or r.face or r.topic or r.before or r.upper or len(rest) != 2:
+        return False
+    place = tokenize(rest[0], r.lex)
+    if not any(t.of("place") for t in place) or rl.word("face") in rest[0]:
+        return False
+    if any(t.of("role") or t.of("action") for t in place):
+        return False
+    facing = tokenize(rest[1], r.lex)
+    marks = rl.words["facing-marks"]
+    if not facing or not all(t.of("direction") or t.text in marks for t in facing):
+        return False
+    r.new_event(rl.word("act")).set("agent", subjects)
+    r.ctx.pending = None
+    return True
+
+
+@rule("place-after-persons")
+def place_after_persons(r, subjects, rl) -> bool:
+    """公食大夫禮 賓，西階東，北面答拜: a clause that is only a place, right after a clause of its
+    sentence that was only persons, with an act after it in the sentence, is where those persons
+    do it: they stay the subject of that act, the place its place (as 主人阼階之東，南面辭洗
+    in one clause), not a place alone that forgets them."""
+    ctx = r.ctx
+    if subjects or not r.at or r.face or r.topic or r.before or r.upper:
+        return False
+    pending = ctx.pending
+    if not (pending and pending[0] and not pending[1]) or ctx.pending_at != ctx.clauses - 1:
+        return False
+    if ctx.pending_sentence != ctx.sentence:
+        return False
+    if not any(_has_act(r, text, rl) for text in ctx.rest_of_sentence):
+        return False
+    ctx.pending = (pending[0], tuple(r.at))
+    ctx.pending_at = ctx.clauses
+    return True
+
+
 @rule("piped")
 def piped(r, subjects, rl) -> bool:
     """乃管新宮三終, naming no one in the clause: 奏 written 管, played on the pipes, is the

@@ -789,6 +789,25 @@ def three_salutes(reader, event, text, rl) -> bool:
     return True
 
 
+@rule("guest-commanded")
+def guest_commanded(reader, event, text, rl) -> bool:
+    """賓栗階升，不拜。命之成拜: a command naming no one, when the one carried over is a guest
+    (yl:Guest), is not his: a guest commands no one in his host's house; the ruler or the host
+    (yl:Ruler, yl:Principal) who acted last, just before, gives it, to the guest (之)."""
+    ctx = reader.ctx
+    if event.kind not in rl.words["command"] or not ctx.agent:
+        return False
+    if not reader.all_of(ctx.agent, YL.Guest):
+        return False
+    for _, earlier in reversed(ctx.history[-int(rl.word("within")) :]):
+        doer = earlier.agent
+        if doer and (reader.all_of(doer, YL.Ruler) or reader.all_of(doer, YL.Principal)):
+            event.set("agent", doer, "?")
+            event.set("to", ctx.agent, "?")
+            return True
+    return False
+
+
 @rule("chosen-acts")
 def chosen_acts(reader, event, text, rl) -> bool:
     """唯公所酬，以旅于西階上: the one the 公 chose (rule chosen-by) does what follows, until the
