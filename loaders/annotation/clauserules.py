@@ -1361,6 +1361,23 @@ def already_done(r, tokens, i, rl):
     return 3
 
 
+@rule("goers-and-comers")
+def goers_and_comers(r, tokens, i, rl):
+    """大射儀 退者與進者相左, 公食大夫禮 退者與進者交于前: an act with 者, then 與 and another
+    such doer, heading a clause whose act is done to each other (yl:reciprocal: 相左, 交), names
+    the two files passing: those the text is following now, carried over, and the others they
+    pass (鄉射禮 writes only 與進者相左); not the last who did that act some while ago."""
+    if i or r.subjects or "action" not in tokens[i].kinds or tokens[i].of("role"):
+        return None
+    if not (
+        _has(_next(tokens, i), rl.words["zhe"]) and _has(_next(tokens, i, 2), rl.words["with"])
+    ):
+        return None
+    if not any(r.lex.has(t.of("action"), "reciprocal") for t in tokens[i + 3 :] if t.of("action")):
+        return None
+    return 2
+
+
 @rule("doer-of-act")
 def doer_of_act(r, tokens, i, rl):
     """酌者加勺, 致者阼階下再拜稽首, 卒爵者興: an act with 者 at the head of a clause, more
