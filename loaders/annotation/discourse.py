@@ -283,6 +283,12 @@ def setting_out_unstated(reader, event, text, rl) -> bool:
         return True
     if reader.assisting:
         return False  # 贊設決: the one helping lays it, carried on (rule helped-one)
+    if (
+        event.kind in rl.words["fills"]
+        and event.fields.get("theme")
+        and not event.marks.get("theme")
+    ):
+        return False  # 實觶: a cup filled, one of the round, not food put into its vessel
     if lex.has(event.kind, "settingOut") and (
         not reader.ctx.paragraph_has_agent or event.kind in lex.frames["unstatedAgent"]
     ):
