@@ -1205,7 +1205,22 @@ def relative_place(r, tokens, i, rl):
         text, used = r.noun_phrase(tokens, i)
         r.place_here(text)
         return used
-    return None
+    return _between(r, tokens, i, rl)
+
+
+def _between(r, tokens: Tokens, i: int, rl: Rule) -> int | None:
+    """上豆之間祭, 侯氏降兩階之間: a thing or place, 之 and 間 is the place between them, as
+    written with the word before it that tells which (上, the upper ones; 兩), not a thing the
+    act handles; not 其間 (its measure, in the 記)."""
+    token, nxt, after = tokens[i], _next(tokens, i), _next(tokens, i, 2)
+    if not (token.kinds.keys() & {"object", "place"} and _has(nxt, rl.words["of"])):
+        return None
+    if not _has(after, rl.words["between"]):
+        return None
+    before = tokens[i - 1] if i else None
+    which = before.text if before is not None and before.text in rl.words["which"] else ""
+    r.place_here(which + token.text + nxt.text + after.text)
+    return 3
 
 
 @rule("beside-person")
