@@ -801,8 +801,8 @@ def guest_commanded(reader, event, text, rl) -> bool:
     (yl:Guest), is not his: a guest commands no one in his host's house; the ruler or the host
     (yl:Ruler, yl:Principal) who acted last, just before, gives it, to the guest (之)."""
     ctx = reader.ctx
-    if event.kind not in rl.words["command"] or not ctx.agent:
-        return False
+    if event.kind not in rl.words["command"] or not ctx.agent or rl.word("to-him") not in text:
+        return False  # 將命, 復命: delivering his lord's message (注: 將猶致也), his own act
     if not reader.all_of(ctx.agent, YL.Guest):
         return False
     for _, earlier in reversed(ctx.history[-int(rl.word("within")) :]):
