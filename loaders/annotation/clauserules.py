@@ -3338,6 +3338,10 @@ def place_after_persons(r, subjects, rl) -> bool:
         return False
     if ctx.pending_sentence != ctx.sentence:
         return False
+    before = ctx.clause_before()
+    persons = tokenize(before[1], r.lex) if before else []
+    if not all(t.of("role") or t.text in rl.words["and"] for t in persons):
+        return False  # 其獻祝與二佐食，其位: the offering to them, not the persons alone
     if not any(_has_act(r, text, rl) for text in ctx.rest_of_sentence):
         return False
     ctx.pending = (pending[0], tuple(r.at))
