@@ -1393,6 +1393,33 @@ def goers_and_comers(r, tokens, i, rl):
     return 2
 
 
+@rule("goes-to")
+def goes_to(r, tokens, i, rl):
+    """之 as a verb, going to (適): 以之 and a person after an act of the clause (燕禮, 大射儀
+    執散爵者酌以之公 → 適 to=公: he goes to the ruler with the cup), or 之 and a place opening a
+    clause (公食大夫禮 賓執粱與湇，之西序端 → 適 dest=西序端, 注: 不敢食於尊處); not the pronoun
+    after an act (取之), nor X之Y."""
+    token, nxt = tokens[i], _next(tokens, i)
+    if token.text == rl.word("yi") and r.events and _has(nxt, rl.words["go"]):
+        start = i + 1
+    elif i == 0 and token.text in rl.words["go"] and not token.kinds:
+        start = i
+    else:
+        return None
+    goal = _next(tokens, start)
+    if goal is None or _next(tokens, start, 2) is not None:
+        return None  # the person or place ends the clause
+    role, place = goal.of("role"), goal.of("place")
+    if not (role or (place and start == 0)):
+        return None
+    event = r.new_event(rl.word("act"))
+    if role:
+        event.set("to", role)
+    else:
+        event.set("dest", place)
+    return start - i + 2
+
+
 @rule("doer-of-act")
 def doer_of_act(r, tokens, i, rl):
     """酌者加勺, 致者阼階下再拜稽首, 卒爵者興: an act with 者 at the head of a clause, more
