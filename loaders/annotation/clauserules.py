@@ -3328,6 +3328,33 @@ def placed_row(r, subjects, rl) -> bool:
     return True
 
 
+@rule("back-to")
+def back_to(r, subjects, rl) -> bool:
+    """公食大夫禮 贊者負東房，南面，告具于公; 覲禮 天子袞冕，負斧依: 負X with no verb is standing
+    with one's back to X (注: 負東房，負房户而立也), 立 at X when X is a place; his place stays for
+    the act after it in the sentence; not when an act follows in the next clause (贊者負東房，
+    告備于公: the subject and place of that act), nor 負侯 (an act of its own)."""
+    ctx = r.ctx
+    tokens = tokenize(r.text, r.lex)
+    at = next((k for k, t in enumerate(tokens) if t.text == rl.word("back") and not t.kinds), None)
+    if at is None or any(t.of("action") or t.of("direction") for t in tokens):
+        return False
+    if any(t.of("role") for t in tokens[at:]) or r.before:
+        return False
+    if ctx.rest_of_sentence and _has_act(r, ctx.rest_of_sentence[0], rl):
+        return False
+    pending = ctx.pending[0] if ctx.pending and ctx.pending_at == ctx.clauses - 1 else ()
+    doer, mark = (subjects, "") if subjects else (pending or ctx.agent, "^")
+    if not doer:
+        return False
+    event = r.new_event(rl.word("act"))
+    event.set("agent", doer, mark)
+    ctx.pending = ((), tuple(r.at)) if r.at else None
+    ctx.pending_at = ctx.clauses
+    ctx.pending_sentence = ctx.sentence
+    return True
+
+
 @rule("persons-then-place")
 def persons_then_place(r, subjects, rl) -> bool:
     """公食大夫禮 小臣，東堂下，南面西上: persons alone, no verb, the next clause of their
