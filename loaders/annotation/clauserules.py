@@ -1573,7 +1573,12 @@ def noun(r, tokens, i, rl):
 
 @rule("together")
 def together(r, kind, tokens, i, rl) -> bool:
-    return kind in rl.words["act"] and i + 1 < len(tokens) and r.verb_here(tokens, i + 1)
+    """兼挾乘矢: 'together', not an act of its own; so too before a count and its act (公食大夫禮
+    兼壹祭之: one offering of them all together, 注: 兼一祭之)."""
+    if kind not in rl.words["act"]:
+        return False
+    k = i + 2 if i + 2 < len(tokens) and tokens[i + 1].text in word_class("numeral") else i + 1
+    return k < len(tokens) and r.verb_here(tokens, k)
 
 
 @rule("reply-says")
