@@ -152,6 +152,50 @@ def condition_subject(reader, event, text, rl) -> bool:
     return True
 
 
+@rule("told-to-seek")
+def told_to_seek(reader, event, text, rl) -> bool:
+    """命曰「取矢不索」。弟子…應曰「諾」。乃復求矢，加于楅: an act on a thing opening with 乃,
+    naming no one, right after a command whose words name that thing (取矢), is done by the one
+    who answered the command (鄉射禮: the 弟子), else by the last other who laid that thing down
+    where it goes (大射儀 小臣坐委矢于楅 … 乃復求矢: the 小臣), not by the commander."""
+    ctx = reader.ctx
+    things = event.fields.get("theme", ())
+    if not text.startswith(rl.words["starts"]) or not things:
+        return False
+    within = ctx.history[-int(rl.word("within")) :]
+    told = [
+        k
+        for k, (pid, e) in enumerate(within)
+        if e.kind in rl.words["command"] and any(t in ctx.texts.get(pid, "") for t in things)
+    ]
+    if not told or not within[told[-1]][1].agent:
+        return False
+    commander = within[told[-1]][1].agent
+    answers = [
+        e.agent
+        for _, e in within[told[-1] + 1 :]
+        if reader.lex.has(e.kind, "answer") and e.agent and e.agent != commander
+    ]
+    doer = answers[-1] if answers else ()
+    if not doer:
+        doer = next(
+            (
+                e.agent
+                for _, e in reversed(ctx.history[-int(rl.word("laid-within")) :])
+                if e.agent
+                and e.agent != commander
+                and set(things) & set(e.fields.get("theme", ()))
+                and reader.lex.has(e.kind, "yuDestination")
+                and "dest" in e.fields
+            ),
+            (),
+        )
+    if not doer:
+        return False
+    event.set("agent", doer, "^")
+    return True
+
+
 @rule("commanded-does")
 def commanded_does(reader, event, text, rl: Rule) -> bool:
     if reader.ctx.command_to and text.startswith(rl.words["starts"]):
