@@ -1442,6 +1442,24 @@ def doer_of_act(r, tokens, i, rl):
     return None
 
 
+@rule("unnamed-doer")
+def unnamed_doer(r, tokens, i, rl):
+    """公食大夫禮 授者升一等; 既夕禮 徹者入; 士喪禮 弔者入: an act with 者 heading a clause, more
+    following, when no one did that act just before (rule doer-of-act), is someone the text
+    leaves unnamed who does it (人), the subject of the rest: not the act itself done here."""
+    nxt = _next(tokens, i)
+    if i or r.subjects or "action" not in tokens[i].kinds or tokens[i].of("role"):
+        return None
+    if not _has(nxt, rl.words["zhe"]) or i + 2 >= len(tokens):
+        return None
+    if tokens[i].text.startswith(rl.words["finish"]):
+        return None  # 卒飲者: the one who has just drunk, of those acting
+    if not any(t.of("action") or t.of("direction") for t in tokens[i + 2 :]):
+        return None
+    r.subjects.append(rl.word("someone"))
+    return 2
+
+
 @rule("verb")
 def verb(r, tokens, i, rl):
     if r.verb_here(tokens, i):
