@@ -453,7 +453,12 @@ def finisher_of_act(reader, event, text, rl) -> bool:
     done = event.kind[len(finish) :] if event.kind.startswith(finish) else ""
     if not done or done not in reader.lex.iri["action"]:  # a label of an act
         return False
-    doer = last_doer(reader, rl, lambda kind: reader.is_a(kind, done))
+    finished = [
+        e.agent for _, e in reader.ctx.history[-int(rl.word("within")) :] if e.kind == event.kind
+    ]  # 三耦卒射。…公…就物…卒射如初: not those whose finishing is already told
+    doer = last_doer(
+        reader, rl, lambda kind: reader.is_a(kind, done), lambda agent: agent not in finished
+    )
     if doer:
         event.set("agent", doer, "^")  # even when another answered last
     return bool(doer)
