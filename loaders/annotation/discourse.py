@@ -593,6 +593,12 @@ def all_assisted(reader, event, text, rl) -> bool:
 @rule("turn-goes-back")
 def turn_goes_back(reader, event, text, rl) -> bool:
     ctx = reader.ctx
+    if (
+        text.startswith(rl.words["at-once"])
+        and ctx.answer_named
+        and reader.is_a(ctx.answered_kind, reader.lex.label(YL.Salutation))
+    ):
+        return False  # 賓拜送，遂就席: after his bow he goes on at once (not after a grant)
     granted = ctx.answered_kind in rl.words["grant"]  # 許 itself: after 許諾 the one who
     # agreed goes and does what he was told
     if (
