@@ -2394,6 +2394,27 @@ def _bows_named(r: ClauseReader, rl: Rule):
                 yield tuple(head), r.lex.forms["role"][match.group(2)]
 
 
+@rule("zhu-names-doer")
+def zhu_names_doer(r, subjects, rl) -> bool:
+    """公食大夫禮 即位 (注: 主人也); 大射儀 坐授瑟，乃降 (注: 相者也): a 注 that opens with a role
+    and 也, glossing a clause that names no one, says who does its acts, not the one carried
+    over."""
+    if r.subjects or not r.ctx.notes:
+        return False
+    found = re.match(f"^({_role_names(r)}){re.escape(rl.word('end'))}", r.ctx.notes[0])
+    if not found:
+        return False
+    doer = (r.lex.forms["role"][found.group(1)],)
+    done = False
+    for event in r.events:
+        if r.lex.has(event.kind, "state") or (event.agent and not event.marks.get("agent")):
+            continue
+        event.fields.pop("noagent", None)
+        event.set("agent", doer, "?")
+        done = True
+    return done
+
+
 @rule("zhu-names-speaker")
 def zhu_names_speaker(r, subjects, rl) -> bool:
     """注 君使人戒客辭也 / 上介出答主國使者辭也: the 注 opening with the one who says the words
