@@ -183,6 +183,8 @@ class ClauseReader:
         obj = token.of("object")
         if obj and (prep == "by" or (prep is None and not self.lex.has(event.kind, "goalObject"))):
             event.set("theme", (*event.fields.get("theme", ()), obj))
+        elif obj and prep == "with" and not token.of("place"):
+            event.set("theme", (*event.fields.get("theme", ()), obj))  # 拜食與侑幣: one more thing
         elif (
             obj
             and not token.of("place")

@@ -1206,7 +1206,22 @@ def relative_place(r, tokens, i, rl):
         text, used = r.noun_phrase(tokens, i)
         r.place_here(text)
         return used
-    return None
+    return _between(r, tokens, i, rl)
+
+
+def _between(r, tokens: Tokens, i: int, rl: Rule) -> int | None:
+    """上豆之間祭, 侯氏降兩階之間: a thing or place, 之 and 間 is the place between them, as
+    written with the word before it that tells which (上, the upper ones; 兩), not a thing the
+    act handles; not 其間 (its measure, in the 記)."""
+    token, nxt, after = tokens[i], _next(tokens, i), _next(tokens, i, 2)
+    if not (token.kinds.keys() & {"object", "place"} and _has(nxt, rl.words["of"])):
+        return None
+    if not _has(after, rl.words["between"]):
+        return None
+    before = tokens[i - 1] if i else None
+    which = before.text if before is not None and before.text in rl.words["which"] else ""
+    r.place_here(which + token.text + nxt.text + after.text)
+    return 3
 
 
 @rule("beside-person")
@@ -1362,6 +1377,50 @@ def already_done(r, tokens, i, rl):
     return 3
 
 
+@rule("goers-and-comers")
+def goers_and_comers(r, tokens, i, rl):
+    """大射儀 退者與進者相左, 公食大夫禮 退者與進者交于前: an act with 者, then 與 and another
+    such doer, heading a clause whose act is done to each other (yl:reciprocal: 相左, 交), names
+    the two files passing: those the text is following now, carried over, and the others they
+    pass (鄉射禮 writes only 與進者相左); not the last who did that act some while ago."""
+    if i or r.subjects or "action" not in tokens[i].kinds or tokens[i].of("role"):
+        return None
+    if not (
+        _has(_next(tokens, i), rl.words["zhe"]) and _has(_next(tokens, i, 2), rl.words["with"])
+    ):
+        return None
+    if not any(r.lex.has(t.of("action"), "reciprocal") for t in tokens[i + 3 :] if t.of("action")):
+        return None
+    return 2
+
+
+@rule("goes-to")
+def goes_to(r, tokens, i, rl):
+    """之 as a verb, going to (適): 以之 and a person after an act of the clause (燕禮, 大射儀
+    執散爵者酌以之公 → 適 to=公: he goes to the ruler with the cup), or 之 and a place opening a
+    clause (公食大夫禮 賓執粱與湇，之西序端 → 適 dest=西序端, 注: 不敢食於尊處); not the pronoun
+    after an act (取之), nor X之Y."""
+    token, nxt = tokens[i], _next(tokens, i)
+    if token.text == rl.word("yi") and r.events and _has(nxt, rl.words["go"]):
+        start = i + 1
+    elif i == 0 and token.text in rl.words["go"] and not token.kinds:
+        start = i
+    else:
+        return None
+    goal = _next(tokens, start)
+    if goal is None or _next(tokens, start, 2) is not None:
+        return None  # the person or place ends the clause
+    role, place = goal.of("role"), goal.of("place")
+    if not (role or (place and start == 0)):
+        return None
+    event = r.new_event(rl.word("act"))
+    if role:
+        event.set("to", role)
+    else:
+        event.set("dest", place)
+    return start - i + 2
+
+
 @rule("doer-of-act")
 def doer_of_act(r, tokens, i, rl):
     """酌者加勺, 致者阼階下再拜稽首, 卒爵者興: an act with 者 at the head of a clause, more
@@ -1382,6 +1441,24 @@ def doer_of_act(r, tokens, i, rl):
             r.subjects.extend(earlier.fields["to"])
             return 2
     return None
+
+
+@rule("unnamed-doer")
+def unnamed_doer(r, tokens, i, rl):
+    """公食大夫禮 授者升一等; 既夕禮 徹者入; 士喪禮 弔者入: an act with 者 heading a clause, more
+    following, when no one did that act just before (rule doer-of-act), is someone the text
+    leaves unnamed who does it (人), the subject of the rest: not the act itself done here."""
+    nxt = _next(tokens, i)
+    if i or r.subjects or "action" not in tokens[i].kinds or tokens[i].of("role"):
+        return None
+    if not _has(nxt, rl.words["zhe"]) or i + 2 >= len(tokens):
+        return None
+    if tokens[i].text.startswith(rl.words["finish"]):
+        return None  # 卒飲者: the one who has just drunk, of those acting
+    if not any(t.of("action") or t.of("direction") for t in tokens[i + 2 :]):
+        return None
+    r.subjects.append(rl.word("someone"))
+    return 2
 
 
 @rule("verb")
@@ -1515,7 +1592,12 @@ def noun(r, tokens, i, rl):
 
 @rule("together")
 def together(r, kind, tokens, i, rl) -> bool:
-    return kind in rl.words["act"] and i + 1 < len(tokens) and r.verb_here(tokens, i + 1)
+    """兼挾乘矢: 'together', not an act of its own; so too before a count and its act (公食大夫禮
+    兼壹祭之: one offering of them all together, 注: 兼一祭之)."""
+    if kind not in rl.words["act"]:
+        return False
+    k = i + 2 if i + 2 < len(tokens) and tokens[i + 1].text in word_class("numeral") else i + 1
+    return k < len(tokens) and r.verb_here(tokens, k)
 
 
 @rule("reply-says")
@@ -2215,8 +2297,11 @@ def _sender_counterpart(r: ClauseReader, sender: set[str], sent: set[str]) -> st
 def thanks_to_host(r, subjects, rl) -> bool:
     """明日，賓朝服拜賜于朝: the bow of thanks for the feast or gift (拜賜), naming no one, is
     to the host of the rite who gave it: the first of the ruler and the 主人 to act in it (the
-    公 of 公食大夫禮, the 主人 of 鄉飲酒禮), not the officer who brought the gift last."""
-    host = rite_ruler(r.ctx, rl.words["hosts"])
+    公 of 公食大夫禮, the 主人 of 鄉飲酒禮), not the officer who brought the gift last; acting as
+    the text names him (a 主人? a 注 gives the 公's officers, 即位 注: 主人也, is not)."""
+    hosts = rl.words["hosts"]
+    named = (e for _, e in r.ctx.history if e.marks.get("agent") != "?")
+    host = next((p for e in named for p in e.agent if p in hosts), None)
     done = False
     for event in r.events if host else ():
         if event.kind not in rl.words["thanks"] or event.marks.get("to", "?") != "?":
@@ -2419,6 +2504,27 @@ def _bows_named(r: ClauseReader, rl: Rule):
             head = re.findall(kinds, match.group(1))
             if head or match.start() == 0:
                 yield tuple(head), r.lex.forms["role"][match.group(2)]
+
+
+@rule("zhu-names-doer")
+def zhu_names_doer(r, subjects, rl) -> bool:
+    """公食大夫禮 即位 (注: 主人也); 大射儀 坐授瑟，乃降 (注: 相者也): a 注 that opens with a role
+    and 也, glossing a clause that names no one, says who does its acts, not the one carried
+    over."""
+    if r.subjects or not r.ctx.notes:
+        return False
+    found = re.match(f"^({_role_names(r)}){re.escape(rl.word('end'))}", r.ctx.notes[0])
+    if not found:
+        return False
+    doer = (r.lex.forms["role"][found.group(1)],)
+    done = False
+    for event in r.events:
+        if r.lex.has(event.kind, "state") or (event.agent and not event.marks.get("agent")):
+            continue
+        event.fields.pop("noagent", None)
+        event.set("agent", doer, "?")
+        done = True
+    return done
 
 
 @rule("zhu-names-speaker")
@@ -3375,6 +3481,81 @@ def placed_row(r, subjects, rl) -> bool:
         return False
     r.new_event(rl.word("act")).set("agent", subjects)
     r.ctx.pending = None
+    return True
+
+
+@rule("back-to")
+def back_to(r, subjects, rl) -> bool:
+    """公食大夫禮 贊者負東房，南面，告具于公; 覲禮 天子袞冕，負斧依: 負X with no verb is standing
+    with one's back to X (注: 負東房，負房户而立也), 立 at X when X is a place; his place stays for
+    the act after it in the sentence; not when an act follows in the next clause (贊者負東房，
+    告備于公: the subject and place of that act), nor 負侯 (an act of its own)."""
+    ctx = r.ctx
+    tokens = tokenize(r.text, r.lex)
+    at = next((k for k, t in enumerate(tokens) if t.text == rl.word("back") and not t.kinds), None)
+    if at is None or any(t.of("action") or t.of("direction") for t in tokens):
+        return False
+    if any(t.of("role") for t in tokens[at:]) or r.before:
+        return False
+    if ctx.rest_of_sentence and _has_act(r, ctx.rest_of_sentence[0], rl):
+        return False
+    pending = ctx.pending[0] if ctx.pending and ctx.pending_at == ctx.clauses - 1 else ()
+    doer, mark = (subjects, "") if subjects else (pending or ctx.agent, "^")
+    if not doer:
+        return False
+    event = r.new_event(rl.word("act"))
+    event.set("agent", doer, mark)
+    ctx.pending = ((), tuple(r.at)) if r.at else None
+    ctx.pending_at = ctx.clauses
+    ctx.pending_sentence = ctx.sentence
+    return True
+
+
+@rule("persons-then-place")
+def persons_then_place(r, subjects, rl) -> bool:
+    """公食大夫禮 小臣，東堂下，南面西上: persons alone, no verb, the next clause of their
+    sentence only a place and the last only a facing (and X上), is where they are, as 士西方，
+    東面北上 (rule placed-row) with the place cut off by the witness: 在 with the persons, the
+    place and the facing added next (rule place-of-last-act)."""
+    rest = r.ctx.rest_of_sentence
+    if not subjects or r.at or r.face or r.topic or r.before or r.upper or len(rest) != 2:
+        return False
+    place = tokenize(rest[0], r.lex)
+    if not any(t.of("place") for t in place) or rl.word("face") in rest[0]:
+        return False
+    if any(t.of("role") or t.of("action") for t in place):
+        return False
+    facing = tokenize(rest[1], r.lex)
+    marks = rl.words["facing-marks"]
+    if not facing or not all(t.of("direction") or t.text in marks for t in facing):
+        return False
+    r.new_event(rl.word("act")).set("agent", subjects)
+    r.ctx.pending = None
+    return True
+
+
+@rule("place-after-persons")
+def place_after_persons(r, subjects, rl) -> bool:
+    """公食大夫禮 賓，西階東，北面答拜: a clause that is only a place, right after a clause of its
+    sentence that was only persons, with an act after it in the sentence, is where those persons
+    do it: they stay the subject of that act, the place its place (as 主人阼階之東，南面辭洗
+    in one clause), not a place alone that forgets them."""
+    ctx = r.ctx
+    if subjects or not r.at or r.face or r.topic or r.before or r.upper:
+        return False
+    pending = ctx.pending
+    if not (pending and pending[0] and not pending[1]) or ctx.pending_at != ctx.clauses - 1:
+        return False
+    if ctx.pending_sentence != ctx.sentence:
+        return False
+    before = ctx.clause_before()
+    persons = tokenize(before[1], r.lex) if before else []
+    if not all(t.of("role") or t.text in rl.words["and"] for t in persons):
+        return False  # 其獻祝與二佐食，其位: the offering to them, not the persons alone
+    if not any(_has_act(r, text, rl) for text in ctx.rest_of_sentence):
+        return False
+    ctx.pending = (pending[0], tuple(r.at))
+    ctx.pending_at = ctx.clauses
     return True
 
 

@@ -154,6 +154,50 @@ def condition_subject(reader, event, text, rl) -> bool:
     return True
 
 
+@rule("told-to-seek")
+def told_to_seek(reader, event, text, rl) -> bool:
+    """命曰「取矢不索」。弟子…應曰「諾」。乃復求矢，加于楅: an act on a thing opening with 乃,
+    naming no one, right after a command whose words name that thing (取矢), is done by the one
+    who answered the command (鄉射禮: the 弟子), else by the last other who laid that thing down
+    where it goes (大射儀 小臣坐委矢于楅 … 乃復求矢: the 小臣), not by the commander."""
+    ctx = reader.ctx
+    things = event.fields.get("theme", ())
+    if not text.startswith(rl.words["starts"]) or not things:
+        return False
+    within = ctx.history[-int(rl.word("within")) :]
+    told = [
+        k
+        for k, (pid, e) in enumerate(within)
+        if e.kind in rl.words["command"] and any(t in ctx.texts.get(pid, "") for t in things)
+    ]
+    if not told or not within[told[-1]][1].agent:
+        return False
+    commander = within[told[-1]][1].agent
+    answers = [
+        e.agent
+        for _, e in within[told[-1] + 1 :]
+        if reader.lex.has(e.kind, "answer") and e.agent and e.agent != commander
+    ]
+    doer = answers[-1] if answers else ()
+    if not doer:
+        doer = next(
+            (
+                e.agent
+                for _, e in reversed(ctx.history[-int(rl.word("laid-within")) :])
+                if e.agent
+                and e.agent != commander
+                and set(things) & set(e.fields.get("theme", ()))
+                and reader.lex.has(e.kind, "yuDestination")
+                and "dest" in e.fields
+            ),
+            (),
+        )
+    if not doer:
+        return False
+    event.set("agent", doer, "^")
+    return True
+
+
 @rule("commanded-does")
 def commanded_does(reader, event, text, rl: Rule) -> bool:
     if reader.ctx.command_to and text.startswith(rl.words["starts"]):
@@ -285,6 +329,12 @@ def setting_out_unstated(reader, event, text, rl) -> bool:
         return True
     if reader.assisting:
         return False  # 贊設決: the one helping lays it, carried on (rule helped-one)
+    if (
+        event.kind in rl.words["fills"]
+        and event.fields.get("theme")
+        and not event.marks.get("theme")
+    ):
+        return False  # 實觶: a cup filled, one of the round, not food put into its vessel
     if lex.has(event.kind, "settingOut") and (
         not reader.ctx.paragraph_has_agent or event.kind in lex.frames["unstatedAgent"]
     ):
@@ -405,7 +455,12 @@ def finisher_of_act(reader, event, text, rl) -> bool:
     done = event.kind[len(finish) :] if event.kind.startswith(finish) else ""
     if not done or done not in reader.lex.iri["action"]:  # a label of an act
         return False
-    doer = last_doer(reader, rl, lambda kind: reader.is_a(kind, done))
+    finished = [
+        e.agent for _, e in reader.ctx.history[-int(rl.word("within")) :] if e.kind == event.kind
+    ]  # 三耦卒射。…公…就物…卒射如初: not those whose finishing is already told
+    doer = last_doer(
+        reader, rl, lambda kind: reader.is_a(kind, done), lambda agent: agent not in finished
+    )
     if doer:
         event.set("agent", doer, "^")  # even when another answered last
     return bool(doer)
@@ -567,6 +622,12 @@ def all_assisted(reader, event, text, rl) -> bool:
 @rule("turn-goes-back")
 def turn_goes_back(reader, event, text, rl) -> bool:
     ctx = reader.ctx
+    if (
+        text.startswith(rl.words["at-once"])
+        and ctx.answer_named
+        and reader.is_a(ctx.answered_kind, reader.lex.label(YL.Salutation))
+    ):
+        return False  # 賓拜送，遂就席: after his bow he goes on at once (not after a grant)
     granted = ctx.answered_kind in rl.words["grant"]  # 許 itself: after 許諾 the one who
     # agreed goes and does what he was told
     if (
@@ -795,6 +856,44 @@ def pair_salutes(reader, event, text, rl) -> bool:
         both = earlier.agent
         if len(both) == 2 and ctx.agent[0] in both:
             event.set("agent", both, "^")
+            return True
+    return False
+
+
+@rule("three-salutes")
+def three_salutes(reader, event, text, rl) -> bool:
+    """公揖入。賓入，三揖。至于階，三讓: the three salutes on the way in and the three yieldings
+    at the steps (三揖, 三讓) naming no one are mutual (注: 每曲揖及當碑揖，相人偶): both the one
+    carried over and the other who acted just before (the one who went in ahead), carried on
+    together, as 主人與賓三揖，至于階，三讓 names them."""
+    ctx = reader.ctx
+    if event.kind not in rl.words["salute"] or event.get("count") != rl.word("count"):
+        return False
+    if len(ctx.agent) != 1:
+        return False
+    other = ctx.last_other(ctx.agent, int(rl.word("within")))
+    if len(other) != 1:
+        return False
+    event.set("agent", (*other, *ctx.agent), "^")
+    event.unset("to")
+    return True
+
+
+@rule("guest-commanded")
+def guest_commanded(reader, event, text, rl) -> bool:
+    """賓栗階升，不拜。命之成拜: a command naming no one, when the one carried over is a guest
+    (yl:Guest), is not his: a guest commands no one in his host's house; the ruler or the host
+    (yl:Ruler, yl:Principal) who acted last, just before, gives it, to the guest (之)."""
+    ctx = reader.ctx
+    if event.kind not in rl.words["command"] or not ctx.agent or rl.word("to-him") not in text:
+        return False  # 將命, 復命: delivering his lord's message (注: 將猶致也), his own act
+    if not reader.all_of(ctx.agent, YL.Guest):
+        return False
+    for _, earlier in reversed(ctx.history[-int(rl.word("within")) :]):
+        doer = earlier.agent
+        if doer and (reader.all_of(doer, YL.Ruler) or reader.all_of(doer, YL.Principal)):
+            event.set("agent", doer, "?")
+            event.set("to", ctx.agent, "?")
             return True
     return False
 
