@@ -1596,8 +1596,13 @@ def assist(r, kind, tokens, i, rl) -> bool:
 
 @rule("thanks-twice")
 def thanks_twice(r, kind, tokens, i, rl) -> bool:
+    """再拜崇酒, 再拜受, 再拜送: the bow right before is the thanks or the bow on receiving or
+    sending, made twice: one act (崇酒, 拜受, 拜送) with count=2; 受 made 拜受 still has the
+    thing received (rule thing-in-hand)."""
     if kind in rl.words["act"] and r.events and r.events[-1].kind in rl.words["bow"]:
-        r.events[-1].kind = kind
+        r.events[-1].kind = rl.words["as"][rl.words["act"].index(kind)]
+        if r.lex.has(kind, "handlesThing"):  # 再拜受: what is received, as 受 has it
+            r.carried.append(r.events[-1])
         r.events[-1].set("count", rl.word("count"))
         return True
     return False
