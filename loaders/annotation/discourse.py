@@ -535,6 +535,25 @@ def all_assisted(reader, event, text, rl) -> bool:
     return True
 
 
+@rule("reply-goes-on")
+def reply_goes_on(reader, event, text, rl) -> bool:
+    """主人對曰：「…敢不敬從。」出迎于門外: one who replied in words (對), consenting or not, does
+    what comes next himself, in the next sentence too; the turn does not go back to the one
+    he answered, as it does after a bow answered or a grant (rule turn-goes-back)."""
+    ctx = reader.ctx
+    last = ctx.history[-1][1] if ctx.history else None
+    if (
+        last is None
+        or last.kind not in rl.words["reply"]
+        or not last.agent
+        or not ctx.new_sentence
+        or reader.is_a(event.kind, *rl.words["speech"])
+    ):
+        return False
+    event.set("agent", last.agent, "^")
+    return True
+
+
 @rule("turn-goes-back")
 def turn_goes_back(reader, event, text, rl) -> bool:
     ctx = reader.ctx
