@@ -684,6 +684,8 @@ def _begin_clause(pid: str, text: str, lexicon: Lexicon, ctx: Context) -> None:
             ctx.agent = ctx.positive_agent  # 賓不辭洗。卒洗: the host, who did wash
         if sentence.startswith(rule_named("ji-names-no-one").word("part")):
             ctx.agent = ()  # a rule of the 記 carries no one over from the sentence before
+        if ctx.sentence_text.startswith(rule_named("generic-sentence").words["generic"]):
+            ctx.agent = ctx.positive_agent = ()  # 凡燕見于君: a rule for anyone, as the 記's
     ctx.topic_role = ()
     then = one_word("condition-then")  # 則
     if then in text[:4]:

@@ -327,6 +327,17 @@ def ji_names_no_one(reader, event, text, rl) -> bool:
     return False
 
 
+@rule("generic-sentence")
+def generic_sentence(reader, event, text, rl) -> bool:
+    """凡燕見于君 / 凡與大人言，始視面: a sentence that opens with 凡 states a rule for anyone
+    in that case, as the 記 does: no one is carried into it from the sentences before, and an
+    act it names no one for is no one's (and no one is carried over: annotate._begin_clause)."""
+    ctx = reader.ctx
+    if ctx.new_sentence and ctx.sentence_text.startswith(rl.words["generic"]):
+        return _unstated(event)
+    return False
+
+
 @rule("cleared-after-round")
 def cleared_after_round(reader, event, text, rl) -> bool:
     """射爵辯，乃徹豐與觶: things cleared away (徹, or 退 with its thing), naming no one, right
