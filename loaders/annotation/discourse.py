@@ -664,8 +664,10 @@ def topic_does(reader, event, text, rl) -> bool:
     topic = reader.ctx.topic_role
     if not topic or any(word in text for word in rl.words["pronoun"]):
         return False
-    if reader.is_a(event.kind, *rl.words["speech"]):
-        return False  # 諸公卿則以耦告于上: they are told (by the 司射)
+    if reader.is_a(event.kind, *rl.words["speech"]) and not reader.is_a(
+        event.kind, *rl.words["own-words"]
+    ):
+        return False  # 諸公卿則以耦告于上: they are told (by the 司射); 大夫則辭: he declines
     event.set("agent", topic)
     return True
 
