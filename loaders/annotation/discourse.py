@@ -833,6 +833,25 @@ def thanks_the_washer(reader, event, text, rl) -> bool:
     return True
 
 
+@rule("homage-not-by-ruler")
+def homage_not_by_ruler(reader, event, text, rl) -> bool:
+    """王勞之。再拜稽首 / 公…命之成拜。階上北面再拜稽首: homage (稽首, yl:toRuler) and the bow
+    with it, naming no one, are never the ruler's, though he is carried over: they are made by
+    the one his last act was done to (之: the one welcomed, commanded), within the last acts."""
+    ctx = reader.ctx
+    if not ctx.agent or not reader.all_of(ctx.agent, YL.Ruler):
+        return False
+    if not any(reader.lex.has(e.kind, "toRuler") for e in reader.events):
+        return False
+    for _, earlier in reversed(ctx.history[-int(rl.word("within")) :]):
+        if set(earlier.agent) == set(ctx.agent):
+            to = tuple(x for x in earlier.fields.get("to", ()) if x not in ctx.agent)
+            if to:
+                event.set("agent", to, "^")
+                return True
+    return False
+
+
 @rule("carried-subject")
 def carried_subject(reader, event, text, rl) -> bool:
     ctx = reader.ctx
