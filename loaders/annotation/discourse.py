@@ -546,6 +546,25 @@ def all_assisted(reader, event, text, rl) -> bool:
     return True
 
 
+@rule("unanswered-goes-on")
+def unanswered_goes_on(reader, event, text, rl) -> bool:
+    """使者不答拜。遂執玉，三揖: one who does not answer a bow (答拜 denied) gave no answer: he
+    goes on himself, and the turn does not go back to the one who bowed (rule turn-goes-back)."""
+    ctx = reader.ctx
+    last = ctx.history[-1][1] if ctx.history else None
+    if (
+        last is None
+        or last.kind not in rl.words["bow-answer"]
+        or last.get("neg") != "1"
+        or not last.agent
+        or not ctx.answered
+        or reader.is_a(event.kind, *rl.words["speech"])
+    ):
+        return False
+    event.set("agent", last.agent, "^")
+    return True
+
+
 @rule("reply-goes-on")
 def reply_goes_on(reader, event, text, rl) -> bool:
     """主人對曰：「…敢不敬從。」出迎于門外: one who replied in words (對), consenting or not, does
