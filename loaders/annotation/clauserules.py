@@ -3315,8 +3315,8 @@ def verbless_stance(r, subjects, rl) -> bool:
         ctx.pending = None
     elif not subjects or not r.face:
         return False  # 膳宰具官饌于寢東: a place alone may wait for a verb the lexicon lacks
-    elif not (ctx.ends_sentence or _nothing_done_next(r, rl)) or ctx.pending:
-        return False
+    elif not (ctx.ends_sentence or _nothing_done_next(r, rl) or r.upper) or ctx.pending:
+        return False  # (同姓西面北上，異姓東面北上: a row with its end of honour stands)
     event = r.new_event(rl.word("act"))
     event.set("agent", subjects, "" if r.subjects else "^")
     if r.upper:
