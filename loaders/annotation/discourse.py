@@ -852,6 +852,42 @@ def thanks_the_washer(reader, event, text, rl) -> bool:
     return True
 
 
+@rule("visited-one")
+def visited_one(reader, event, text, rl) -> bool:
+    """士見于大夫。終辭其贄。于其入也，一拜其辱也: declining the visitor's gift (辭 the 摯) and
+    bowing for his trouble in coming (拜辱) are the acts of the one visited, not of the visitor
+    carried over: the one the visitor's last 見 was to, within the last acts."""
+    declines_gift = event.kind in rl.words["decline"] and set(event.fields.get("theme", ())) & set(
+        rl.words["gift"]
+    )
+    if not (event.kind in rl.words["thanks"] or declines_gift) or not reader.ctx.agent:
+        return False
+    for _, earlier in reversed(reader.ctx.history[-int(rl.word("within")) :]):
+        if earlier.kind in rl.words["visit"] and earlier.agent == reader.ctx.agent:
+            visited = earlier.fields.get("to", ())
+            if visited:
+                event.set("agent", visited, "^")
+                return True
+    return False
+
+
+@rule("seen-off")
+def seen_off(reader, event, text, rl) -> bool:
+    """賓退。送，再拜: seeing off (送, no thing handed) naming no one, right after one went out or
+    withdrew, is done by the one he leaves, the last other to act, not by the one who goes."""
+    ctx = reader.ctx
+    last = ctx.history[-1][1] if ctx.history else None
+    if event.kind not in rl.words["see-off"] or "theme" in event.fields or last is None:
+        return False
+    if last.kind not in rl.words["leave"] or not last.agent:
+        return False
+    for _, earlier in reversed(ctx.history[-int(rl.word("within")) : -1]):
+        if earlier.agent and not set(earlier.agent) & set(last.agent):
+            event.set("agent", earlier.agent, "^")
+            return True
+    return False
+
+
 @rule("homage-not-by-ruler")
 def homage_not_by_ruler(reader, event, text, rl) -> bool:
     """王勞之。再拜稽首 / 公…命之成拜。階上北面再拜稽首: homage (稽首, yl:toRuler) and the bow
