@@ -671,6 +671,7 @@ def _begin_clause(pid: str, text: str, lexicon: Lexicon, ctx: Context) -> None:
     if paragraph != ctx.paragraph:
         ctx.paragraph = paragraph
         ctx.paragraph_has_agent = False
+        ctx.unnamed_party = False
     ctx.new_sentence = sentence != ctx.sentence
     ctx.sentence = sentence
     ids = [c.id for c in _SENTENCES.get(sentence, ())]
@@ -718,6 +719,28 @@ def _condition(pid: str, text: str, lexicon: Lexicon, ctx: Context) -> None:
         ctx.agent = tuple(roles)  # (公有命，則不易不洗: the 公 only commands)
     elif not roles:  # 若賓諸公卿大夫不勝，則不降: they stay (rule condition-subject)
         ctx.cond_subject = _condition_subject(text.partition(if_)[2], lexicon, ctx)
+    if _done_to_unnamed(tokenize(text, lexicon)):
+        ctx.agent = ctx.positive_agent = ctx.cond_subject = ()  # 若君賜之食 (unnamed-one-acts)
+        ctx.unnamed_party = True
+
+
+def _done_to_unnamed(tokens: list) -> bool:
+    """若君賜之食, 君為之興: a person, then an act done to 之 (之 right after an act, no person
+    after it): the one the condition is about is one no term names."""
+    genitive = one_word("genitive")  # 之
+    person = False
+    for i, token in enumerate(tokens):
+        person = person or bool(token.of("role"))
+        after = tokens[i + 2] if i + 2 < len(tokens) else None
+        if (
+            person
+            and token.text == genitive
+            and i
+            and "action" in tokens[i - 1].kinds
+            and not (after is not None and after.of("role"))
+        ):
+            return True
+    return False
 
 
 def _present(text: str, lexicon: Lexicon) -> tuple[str, ...]:

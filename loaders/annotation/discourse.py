@@ -60,6 +60,7 @@ class Context:
     sent_to: tuple[str, ...] = ()  # the one a cup was just sent to (拜送爵): he drinks next
     cond_topic: tuple[str, ...] = ()  # 其笙，則獻諸西階上: the one the condition is about
     cond_subject: tuple[str, ...] = ()  # 若賓諸公卿大夫不勝，則不降: who does what follows
+    unnamed_party: bool = False  # 若君賜之食: 之, named by no term, does what follows
     cond_things: tuple[str, ...] = ()  # 凡挾矢，於二指之間橫之: the things it names (之)
     thing_going: tuple | None = None  # 俎由東壁: the thing, its way, the sentence (thing-goes)
     named_things: tuple[tuple[str, ...], int, str] = ((), 0, "")  # 楅，髹: named alone (where)
@@ -113,6 +114,18 @@ def carry(reader: ClauseReader, event: Event, text: str) -> None:
 def _unstated(event: Event) -> bool:
     event.fields["noagent"] = ("unstated",)
     return True
+
+
+@rule("unnamed-one-acts")
+def unnamed_one_acts(reader, event, text, rl) -> bool:
+    """若君賜之食 / 君若降送之 / 若先生異爵者請見之: a condition in which a person does something
+    to 之, one no term names, is about that one: he does what follows, so no one named before is
+    carried into it (annotate._condition), and an act naming no one is no one's named, until
+    someone is named again."""
+    ctx = reader.ctx
+    if ctx.unnamed_party and not ctx.agent and not ctx.topic_role:  # (大夫則辭: topic-does)
+        return _unstated(event)
+    return False
 
 
 @rule("dialogue-turn")
