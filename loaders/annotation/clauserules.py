@@ -2116,10 +2116,14 @@ def homage_to_ruler(r, subjects, rl) -> bool:
     """再拜稽首 by a subject, in a rite with a ruler, is to the ruler (稽首 is yl:toRuler): to
     the 公, not to the 射人, 小臣 or 大夫 who spoke his command; the 再拜 just before it with it.
     So is a bow made below the hall, just after going down in its clause (降拜, 下拜): not to the
-    one who last took a cup from him (若飲公，則侍射者降…降拜: not the 執爵者)."""
+    one who last took a cup from him (若飲公，則侍射者降…降拜: not the 執爵者). The ruler is the 公,
+    or in a rite without him the ruler who is there (覲禮 天子, 士相見禮 君)."""
     ruler = rl.word("ruler")
     if ruler not in r.ctx.parties:
-        return False
+        rulers = sorted(p for p in r.ctx.parties if r.all_of((p,), YL.Ruler))
+        if len(rulers) != 1:
+            return False
+        ruler = rulers[0]
     done = False
     for index, event in enumerate(r.events):
         if ruler in event.agent or not event.agent:
