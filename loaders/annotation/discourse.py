@@ -128,6 +128,23 @@ def unnamed_one_acts(reader, event, text, rl) -> bool:
     return False
 
 
+@rule("envoy-speaks")
+def envoy_speaks(reader, event, text, rl) -> bool:
+    """天子使大夫戒，曰「…」 / 使擯者還其贄于門外，曰「某也使某還贄」: words said right after one
+    was sent (使X) on an errand, naming no one, are the message the one sent delivers: his, not
+    the sender's, who otherwise goes on after the one sent (rule sent-acts)."""
+    history = reader.ctx.history
+    if event.kind not in rl.words["says"] or len(history) < 2:
+        return False
+    (_, sent), (_, done) = history[-2], history[-1]
+    if sent.kind not in rl.words["send"] or not done.agent:
+        return False
+    if set(done.agent) != set(sent.fields.get("to", ())):
+        return False
+    event.set("agent", done.agent, "^")
+    return True
+
+
 @rule("dialogue-turn")
 def dialogue_turn(reader, event, text, rl) -> bool:
     """寡君固曰不腆…。（對）寡君君之私也…臣敢固辭: words said just after another's words, naming
