@@ -1025,6 +1025,8 @@ def owners_thing(r, tokens, i, rl):
     thing = nxt.of("object")
     if not thing or "action" not in nxt.kinds or "theme" in r.events[-1].fields:
         return None
+    if r.events[-1].kind in r.lex.frames["command"]:
+        return None  # 王使人皮弁用璧勞: the one sent, and what he does (服 the 皮弁)
     r.events[-1].set("theme", thing)
     r.events[-1].set("to", role)
     return 2
