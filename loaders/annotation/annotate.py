@@ -671,7 +671,6 @@ def _begin_clause(pid: str, text: str, lexicon: Lexicon, ctx: Context) -> None:
     if paragraph != ctx.paragraph:
         ctx.paragraph = paragraph
         ctx.paragraph_has_agent = False
-        ctx.unnamed_party = False
     ctx.new_sentence = sentence != ctx.sentence
     ctx.sentence = sentence
     ids = [c.id for c in _SENTENCES.get(sentence, ())]

@@ -121,9 +121,12 @@ def unnamed_one_acts(reader, event, text, rl) -> bool:
     """若君賜之食 / 君若降送之 / 若先生異爵者請見之: a condition in which a person does something
     to 之, one no term names, is about that one: he does what follows, so no one named before is
     carried into it (annotate._condition), and an act naming no one is no one's named, until
-    someone is named again."""
+    someone is named again; the ruler, named each time he acts (君祭, 君命之食, 君卒爵), is not
+    carried past his own clause while it lasts, which is until another is named."""
     ctx = reader.ctx
-    if ctx.unnamed_party and not ctx.agent and not ctx.topic_role:  # (大夫則辭: topic-does)
+    if not ctx.unnamed_party or ctx.topic_role:  # (大夫則辭: topic-does)
+        return False
+    if not ctx.agent or reader.all_of(ctx.agent, YL.Ruler):  # 君卒爵，然後授虛爵: not the 君
         return _unstated(event)
     return False
 
@@ -1432,6 +1435,9 @@ def _remember_event(pid: str, event: Event, lexicon: Lexicon, ctx: Context) -> N
         return
     if event.agent and not event.marks.get("agent"):
         ctx.chosen = ()
+        ruler = lexicon.label(YL.Ruler)
+        if not all(ruler in lexicon.role_classes.get(a, ()) for a in event.agent):
+            ctx.unnamed_party = False  # 大夫則辭: another is named (rule unnamed-one-acts)
     not_yet = bool(event.fields.pop("_not_yet", None))  # 諸公卿皆未降。遂命三耦: not them
     if (
         lexicon.has(event.kind, "takesRole")
