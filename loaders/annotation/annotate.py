@@ -637,6 +637,7 @@ def annotate_clause(pid: str, text: str, lexicon: Lexicon, ctx: Context) -> Reco
         is_condition(text)
         or _followed_by_ze(pid)
         or _generic_condition(pid, text, lexicon, ctx)
+        or _generic_case(pid, text, lexicon, ctx)
         or _presence_condition(text, lexicon, ctx)
         or _arrival_head(pid, text, lexicon, ctx) == (text, "")
     ):
@@ -815,6 +816,29 @@ def _next_sentence_text(sentence: str) -> str:
     ):
         return ""
     return "".join(c.text for c in _SENTENCES[after])
+
+
+def _generic_case(pid: str, text: str, lexicon: Lexicon, ctx: Context) -> bool:
+    """士相見禮 凡侍坐于君子，君子欠伸 / 凡自稱于君，士大夫則曰下臣: in the 經, a clause that
+    opens its sentence with 凡 and names no one who acts (a person only after 于 or 與: the one
+    attended, spoken to), followed by another clause of its sentence with an act, is the case
+    the sentence's rule is for: a condition, as 凡X in the 記 (_generic_condition). Not one
+    that names whose or who (凡宰夫之具; 凡執幣者: 者 ending it)."""
+    generic = word_values("condition-generic-case")  # 凡 (in the 經: jing/)
+    if not any(pid.startswith(part) and text.startswith(word) for word, part in generic.items()):
+        return False
+    if not ctx.new_sentence or not ctx.rest_of_sentence:
+        return False
+    if text.endswith(rule_named("commanded-act").word("doer")):  # 凡執幣者: says who
+        return False
+    if not any("action" in t.kinds for t in tokenize(ctx.rest_of_sentence[0], lexicon)):
+        return False  # 凡燕見于君，必辯君之南面: what follows has no act the case could be of
+    tokens = tokenize(text, lexicon)
+    prepositions = word_class("preposition")
+    return not any(
+        t.of("role") and not (i and tokens[i - 1].text in prepositions)
+        for i, t in enumerate(tokens)
+    )
 
 
 def _generic_condition(pid: str, text: str, lexicon: Lexicon, ctx: Context) -> bool:

@@ -716,10 +716,14 @@ def topic_does(reader, event, text, rl) -> bool:
     topic = reader.ctx.topic_role
     if not topic or any(word in text for word in rl.words["pronoun"]):
         return False
-    if reader.is_a(event.kind, *rl.words["speech"]) and not reader.is_a(
-        event.kind, *rl.words["own-words"]
+    said = "".join(event.fields.get("say", ()))
+    if (
+        reader.is_a(event.kind, *rl.words["speech"])
+        and not reader.is_a(event.kind, *rl.words["own-words"])
+        and not any(word in said for word in rl.words["self"])
     ):
-        return False  # 諸公卿則以耦告于上: they are told (by the 司射); 大夫則辭: he declines
+        return False  # 諸公卿則以耦告于上: they are told (by the 司射); 大夫則辭: he declines;
+        # 士大夫則曰下臣: words naming the speaker (臣) are his
     event.set("agent", topic)
     return True
 
