@@ -94,6 +94,8 @@ class ClauseReader:
             return False  # 相旅: the round directed, not a second act
         if len(token.kinds) == 1:
             return True
+        if self.dress_named(tokens, i):
+            return False
         if self.prep is not None:
             return False
         last = self.events[-1] if self.events else None
@@ -109,6 +111,20 @@ class ClauseReader:
         if i + 1 < len(tokens) and tokens[i + 1].text in relative:
             return "place" not in token.kinds and "object" not in token.kinds
         return True
+
+    def dress_named(self, tokens: list[Token], i: int) -> bool:
+        """皮弁服, 爵弁皮弁緇布冠: a word that is a thing and the act of wearing it (yl:namesThing:
+        侯氏裨冕, 賓皮弁聘) is the thing before that act, or in a list of things that opens its
+        clause (not 使大夫各以其爵朝服: his rank, then the dress he wears)."""
+        token = tokens[i]
+        act = token.of("action")
+        if "object" not in token.kinds or not act or not self.lex.has(act, "namesThing"):
+            return False
+        nxt = tokens[i + 1] if i + 1 < len(tokens) else None
+        previous = tokens[i - 1] if i else None
+        return (nxt is not None and nxt.of("action") == act) or (
+            i == 1 and previous is not None and previous.kinds.keys() == {"object"}
+        )
 
     def new_event(self, kind: str) -> Event:
         event = Event(kind)

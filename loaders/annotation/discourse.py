@@ -581,12 +581,14 @@ def all_assisted(reader, event, text, rl) -> bool:
 
 @rule("unanswered-goes-on")
 def unanswered_goes_on(reader, event, text, rl) -> bool:
-    """使者不答拜。遂執玉，三揖: one who does not answer a bow (答拜 denied) gave no answer: he
-    goes on himself, and the turn does not go back to the one who bowed (rule turn-goes-back)."""
+    """使者不答拜。遂執玉，三揖: one who does not answer a bow (答拜 denied), then (遂) an act
+    naming no one: he goes on himself, the turn not going back to the one who bowed (rule
+    turn-goes-back), as it does without 遂 (主人…再拜，賓不答拜。揖入: the host leads in)."""
     ctx = reader.ctx
     last = ctx.history[-1][1] if ctx.history else None
     if (
         last is None
+        or not text.startswith(rl.words["then"])
         or last.kind not in rl.words["bow-answer"]
         or last.get("neg") != "1"
         or not last.agent
@@ -900,7 +902,11 @@ def visited_one(reader, event, text, rl) -> bool:
     if not (event.kind in rl.words["thanks"] or declines_gift) or not reader.ctx.agent:
         return False
     for _, earlier in reversed(reader.ctx.history[-int(rl.word("within")) :]):
-        if earlier.kind in rl.words["visit"] and earlier.agent == reader.ctx.agent:
+        if (
+            earlier.kind in rl.words["visit"]
+            and earlier.agent == reader.ctx.agent
+            and earlier.get("neg") != "1"  # 主人不見…拜辱于門外: no visit received
+        ):
             visited = earlier.fields.get("to", ())
             if visited:
                 event.set("agent", visited, "^")
@@ -938,7 +944,7 @@ def homage_not_by_ruler(reader, event, text, rl) -> bool:
     for _, earlier in reversed(ctx.history[-int(rl.word("within")) :]):
         if set(earlier.agent) == set(ctx.agent):
             to = tuple(x for x in earlier.fields.get("to", ()) if x not in ctx.agent)
-            if to:
+            if to and not reader.all_of(to, YL.Ruler):  # (聘禮 君勞之: not the 公)
                 event.set("agent", to, "^")
                 return True
     return False
