@@ -114,17 +114,17 @@ class ClauseReader:
 
     def dress_named(self, tokens: list[Token], i: int) -> bool:
         """皮弁服, 爵弁皮弁緇布冠: a word that is a thing and the act of wearing it (yl:namesThing:
-        侯氏裨冕, 賓皮弁聘) is the thing before that act, or in a list of things that opens its
-        clause (not 使大夫各以其爵朝服: his rank, then the dress he wears)."""
+        侯氏裨冕, 賓皮弁聘) is the thing before that act or another thing (皮弁笄), or in a list of
+        things that opens its clause (not 使大夫各以其爵朝服: his rank, then the dress he wears)."""
         token = tokens[i]
         act = token.of("action")
         if "object" not in token.kinds or not act or not self.lex.has(act, "namesThing"):
             return False
         nxt = tokens[i + 1] if i + 1 < len(tokens) else None
         previous = tokens[i - 1] if i else None
-        return (nxt is not None and nxt.of("action") == act) or (
-            i == 1 and previous is not None and previous.kinds.keys() == {"object"}
-        )
+        if nxt is not None and (nxt.of("action") == act or nxt.kinds.keys() == {"object"}):
+            return True  # 皮弁服; 皮弁笄: the pin of the 皮弁
+        return i == 1 and previous is not None and previous.kinds.keys() == {"object"}
 
     def new_event(self, kind: str) -> Event:
         event = Event(kind)
