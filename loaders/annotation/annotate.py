@@ -29,7 +29,13 @@ from yili_kg.loaders.annotation.annotations import (  # noqa: F401 (doctest)
     paragraph_of,
     sentence_of,
 )
-from yili_kg.loaders.annotation.discourse import Context, carry, distinct_parties, remember
+from yili_kg.loaders.annotation.discourse import (
+    Context,
+    carry,
+    distinct_parties,
+    is_generic_sentence,
+    remember,
+)
 from yili_kg.loaders.annotation.rules import one_word, rule_named, rules, word_class, word_values
 from yili_kg.loaders.iris import YL
 from yili_kg.loaders.terms.lexicon import Lexicon, default_lexicon
@@ -701,7 +707,7 @@ def _begin_clause(pid: str, text: str, lexicon: Lexicon, ctx: Context) -> None:
             ctx.agent = ctx.positive_agent  # 賓不辭洗。卒洗: the host, who did wash
         if sentence.startswith(rule_named("ji-names-no-one").word("part")):
             ctx.agent = ()  # a rule of the 記 carries no one over from the sentence before
-        if ctx.sentence_text.startswith(rule_named("generic-sentence").words["generic"]):
+        if is_generic_sentence(ctx.sentence_text, rule_named("generic-sentence")):
             ctx.agent = ctx.positive_agent = ()  # 凡燕見于君: a rule for anyone, as the 記's
     ctx.topic_role = ()
     then = one_word("condition-then")  # 則

@@ -16,7 +16,7 @@ from itertools import islice
 from typing import TYPE_CHECKING
 
 from yili_kg.loaders.annotation.annotations import Event, paragraph_of, sentence_of
-from yili_kg.loaders.annotation.rules import Rule, one_word, rule, rule_named, rules
+from yili_kg.loaders.annotation.rules import Rule, one_word, rule, rule_named, rules, word_values
 from yili_kg.loaders.iris import YL
 from yili_kg.loaders.terms.lexicon import Lexicon
 from yili_kg.loaders.terms.tokens import tokenize
@@ -366,9 +366,15 @@ def generic_sentence(reader, event, text, rl) -> bool:
     in that case, as the 記 does: no one is carried into it from the sentences before, and an
     act it names no one for is no one's (and no one is carried over: annotate._begin_clause)."""
     ctx = reader.ctx
-    if ctx.new_sentence and ctx.sentence_text.startswith(rl.words["generic"]):
+    if ctx.new_sentence and is_generic_sentence(ctx.sentence_text, rl):
         return _unstated(event)
     return False
+
+
+def is_generic_sentence(sentence: str, rl) -> bool:
+    """A sentence that opens with 凡 and states a rule: not 凡 before a number, 'in all' (士喪禮
+    凡十有九稱: so many garments altogether)."""
+    return sentence.startswith(rl.words["generic"]) and sentence[1:2] not in word_values("numeral")
 
 
 @rule("cleared-after-round")
