@@ -851,6 +851,8 @@ def _generic_case(pid: str, text: str, lexicon: Lexicon, ctx: Context) -> bool:
         return False
     if not ctx.new_sentence or not ctx.rest_of_sentence:
         return False
+    if not is_generic_sentence(text, rule_named("generic-sentence")):
+        return False  # 凡十有九稱: in all
     if text.endswith(rule_named("commanded-act").word("doer")):  # 凡執幣者: says who
         return False
     if not any("action" in t.kinds for t in tokenize(ctx.rest_of_sentence[0], lexicon)):
