@@ -2128,8 +2128,8 @@ def homage_to_ruler(r, subjects, rl) -> bool:
         ruler = rulers[0]
     done = False
     for index, event in enumerate(r.events):
-        if ruler in event.agent or not event.agent:
-            continue
+        if ruler in event.agent or not (event.agent or event.get("noagent") == "unstated"):
+            continue  # (若君賜之爵，則下席，再拜稽首: the one fed, no term, to the 君)
         if not (r.lex.has(event.kind, "toRuler") or _bow_below(r, index, rl)):
             continue
         before = r.events[index - 1] if index else (r.ctx.history[-1][1] if r.ctx.history else None)
