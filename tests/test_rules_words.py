@@ -116,8 +116,8 @@ def test_description_a_clause_beginning_with_it_has_no_act():
     """annotate.py: 南北以堂深 measures a thing (— description), whatever its words."""
     from yili_kg.loaders.annotation.annotate import annotate_example
 
-    assert word_class("description") == ("南北", "東西")
-    for text in ("南北以堂深", "東西當東榮"):
+    assert word_class("description") == ("南北", "東西", "言")
+    for text in ("南北以堂深", "東西當東榮", "言使臣"):
         record, _ = annotate_example(text)
         assert (record.events, record.reason) == ([], "description"), text
     # a list of the pieces played (class pieces): the 卷 of 卷耳 is no act

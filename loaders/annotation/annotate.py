@@ -29,7 +29,13 @@ from yili_kg.loaders.annotation.annotations import (  # noqa: F401 (doctest)
     paragraph_of,
     sentence_of,
 )
-from yili_kg.loaders.annotation.discourse import Context, carry, distinct_parties, remember
+from yili_kg.loaders.annotation.discourse import (
+    Context,
+    carry,
+    distinct_parties,
+    is_generic_sentence,
+    remember,
+)
 from yili_kg.loaders.annotation.rules import one_word, rule_named, rules, word_class, word_values
 from yili_kg.loaders.iris import YL
 from yili_kg.loaders.terms.lexicon import Lexicon, default_lexicon
@@ -93,6 +99,8 @@ class ClauseReader:
             return False  # 相旅: the round directed, not a second act
         if len(token.kinds) == 1:
             return True
+        if self.dress_named(tokens, i):
+            return False
         if self.prep is not None:
             return False
         last = self.events[-1] if self.events else None
@@ -108,6 +116,20 @@ class ClauseReader:
         if i + 1 < len(tokens) and tokens[i + 1].text in relative:
             return "place" not in token.kinds and "object" not in token.kinds
         return True
+
+    def dress_named(self, tokens: list[Token], i: int) -> bool:
+        """皮弁服, 爵弁皮弁緇布冠: a word that is a thing and the act of wearing it (yl:namesThing:
+        侯氏裨冕, 賓皮弁聘) is the thing before that act or another thing (皮弁笄), or in a list of
+        things that opens its clause (not 使大夫各以其爵朝服: his rank, then the dress he wears)."""
+        token = tokens[i]
+        act = token.of("action")
+        if "object" not in token.kinds or not act or not self.lex.has(act, "namesThing"):
+            return False
+        nxt = tokens[i + 1] if i + 1 < len(tokens) else None
+        previous = tokens[i - 1] if i else None
+        if nxt is not None and (nxt.of("action") == act or nxt.kinds.keys() == {"object"}):
+            return True  # 皮弁服; 皮弁笄: the pin of the 皮弁
+        return i == 1 and previous is not None and previous.kinds.keys() == {"object"}
 
     def new_event(self, kind: str) -> Event:
         event = Event(kind)
@@ -642,6 +664,7 @@ def annotate_clause(pid: str, text: str, lexicon: Lexicon, ctx: Context) -> Reco
         is_condition(text)
         or _followed_by_ze(pid)
         or _generic_condition(pid, text, lexicon, ctx)
+        or _generic_case(pid, text, lexicon, ctx)
         or _presence_condition(text, lexicon, ctx)
         or _arrival_head(pid, text, lexicon, ctx) == (text, "")
     ):
@@ -689,6 +712,8 @@ def _begin_clause(pid: str, text: str, lexicon: Lexicon, ctx: Context) -> None:
             ctx.agent = ctx.positive_agent  # 賓不辭洗。卒洗: the host, who did wash
         if sentence.startswith(rule_named("ji-names-no-one").word("part")):
             ctx.agent = ()  # a rule of the 記 carries no one over from the sentence before
+        if is_generic_sentence(ctx.sentence_text, rule_named("generic-sentence")):
+            ctx.agent = ctx.positive_agent = ()  # 凡燕見于君: a rule for anyone, as the 記's
     ctx.topic_role = ()
     then = one_word("condition-then")  # 則
     if then in text[:4]:
@@ -721,6 +746,28 @@ def _condition(pid: str, text: str, lexicon: Lexicon, ctx: Context) -> None:
         ctx.agent = tuple(roles)  # (公有命，則不易不洗: the 公 only commands)
     elif not roles:  # 若賓諸公卿大夫不勝，則不降: they stay (rule condition-subject)
         ctx.cond_subject = _condition_subject(text.partition(if_)[2], lexicon, ctx)
+    if _done_to_unnamed(tokenize(text, lexicon)):
+        ctx.agent = ctx.positive_agent = ctx.cond_subject = ()  # 若君賜之食 (unnamed-one-acts)
+        ctx.unnamed_party = True
+
+
+def _done_to_unnamed(tokens: list) -> bool:
+    """若君賜之食, 君為之興: a person, then an act done to 之 (之 right after an act, no person
+    after it): the one the condition is about is one no term names."""
+    genitive = one_word("genitive")  # 之
+    person = False
+    for i, token in enumerate(tokens):
+        person = person or bool(token.of("role"))
+        after = tokens[i + 2] if i + 2 < len(tokens) else None
+        if (
+            person
+            and token.text == genitive
+            and i
+            and "action" in tokens[i - 1].kinds
+            and not (after is not None and after.of("role"))
+        ):
+            return True
+    return False
 
 
 def _present(text: str, lexicon: Lexicon) -> tuple[str, ...]:
@@ -796,6 +843,31 @@ def _next_sentence_text(sentence: str) -> str:
     ):
         return ""
     return "".join(c.text for c in _SENTENCES[after])
+
+
+def _generic_case(pid: str, text: str, lexicon: Lexicon, ctx: Context) -> bool:
+    """士相見禮 凡侍坐于君子，君子欠伸 / 凡自稱于君，士大夫則曰下臣: in the 經, a clause that
+    opens its sentence with 凡 and names no one who acts (a person only after 于 or 與: the one
+    attended, spoken to), followed by another clause of its sentence with an act, is the case
+    the sentence's rule is for: a condition, as 凡X in the 記 (_generic_condition). Not one
+    that names whose or who (凡宰夫之具; 凡執幣者: 者 ending it)."""
+    generic = word_values("condition-generic-case")  # 凡 (in the 經: jing/)
+    if not any(pid.startswith(part) and text.startswith(word) for word, part in generic.items()):
+        return False
+    if not ctx.new_sentence or not ctx.rest_of_sentence:
+        return False
+    if not is_generic_sentence(text, rule_named("generic-sentence")):
+        return False  # 凡十有九稱: in all
+    if text.endswith(rule_named("commanded-act").word("doer")):  # 凡執幣者: says who
+        return False
+    if not any("action" in t.kinds for t in tokenize(ctx.rest_of_sentence[0], lexicon)):
+        return False  # 凡燕見于君，必辯君之南面: what follows has no act the case could be of
+    tokens = tokenize(text, lexicon)
+    prepositions = word_class("preposition")
+    return not any(
+        t.of("role") and not (i and tokens[i - 1].text in prepositions)
+        for i, t in enumerate(tokens)
+    )
 
 
 def _generic_condition(pid: str, text: str, lexicon: Lexicon, ctx: Context) -> bool:

@@ -1026,6 +1026,8 @@ def owners_thing(r, tokens, i, rl):
     thing = nxt.of("object")
     if not thing or "action" not in nxt.kinds or "theme" in r.events[-1].fields:
         return None
+    if r.events[-1].kind in r.lex.frames["command"]:
+        return None  # 王使人皮弁用璧勞: the one sent, and what he does (服 the 皮弁)
     r.events[-1].set("theme", thing)
     r.events[-1].set("to", role)
     return 2
@@ -1679,8 +1681,13 @@ def assist(r, kind, tokens, i, rl) -> bool:
 
 @rule("thanks-twice")
 def thanks_twice(r, kind, tokens, i, rl) -> bool:
+    """再拜崇酒, 再拜受, 再拜送: the bow right before is the thanks or the bow on receiving or
+    sending, made twice: one act (崇酒, 拜受, 拜送) with count=2; 受 made 拜受 still has the
+    thing received (rule thing-in-hand)."""
     if kind in rl.words["act"] and r.events and r.events[-1].kind in rl.words["bow"]:
-        r.events[-1].kind = kind
+        r.events[-1].kind = rl.words["as"][rl.words["act"].index(kind)]
+        if r.lex.has(kind, "handlesThing"):  # 再拜受: what is received, as 受 has it
+            r.carried.append(r.events[-1])
         r.events[-1].set("count", rl.word("count"))
         return True
     return False
@@ -2198,14 +2205,19 @@ def homage_to_ruler(r, subjects, rl) -> bool:
     """再拜稽首 by a subject, in a rite with a ruler, is to the ruler (稽首 is yl:toRuler): to
     the 公, not to the 射人, 小臣 or 大夫 who spoke his command; the 再拜 just before it with it.
     So is a bow made below the hall, just after going down in its clause (降拜, 下拜): not to the
-    one who last took a cup from him (若飲公，則侍射者降…降拜: not the 執爵者)."""
+    one who last took a cup from him (若飲公，則侍射者降…降拜: not the 執爵者). The ruler is the
+    first ruler to act in the rite (覲禮 天子; 燕禮 公), or where none of them is there, the one
+    ruler who is (士相見禮 君)."""
     ruler = rite_ruler(r.ctx, rl.words["ruler"])
     if ruler is None:
-        return False
+        rulers = sorted(p for p in r.ctx.parties if r.all_of((p,), YL.Ruler))
+        if len(rulers) != 1:
+            return False
+        ruler = rulers[0]
     done = False
     for index, event in enumerate(r.events):
-        if ruler in event.agent or not event.agent:
-            continue
+        if ruler in event.agent or not (event.agent or event.get("noagent") == "unstated"):
+            continue  # (若君賜之爵，則下席，再拜稽首: the one fed, no term, to the 君)
         if not (r.lex.has(event.kind, "toRuler") or _bow_below(r, index, rl)):
             continue
         before = r.events[index - 1] if index else (r.ctx.history[-1][1] if r.ctx.history else None)
@@ -3600,8 +3612,8 @@ def verbless_stance(r, subjects, rl) -> bool:
         ctx.pending = None
     elif not subjects or not r.face:
         return False  # 膳宰具官饌于寢東: a place alone may wait for a verb the lexicon lacks
-    elif not (ctx.ends_sentence or _nothing_done_next(r, rl)) or ctx.pending:
-        return False
+    elif not (ctx.ends_sentence or _nothing_done_next(r, rl) or r.upper) or ctx.pending:
+        return False  # (同姓西面北上，異姓東面北上: a row with its end of honour stands)
     event = r.new_event(rl.word("act"))
     event.set("agent", subjects, "" if r.subjects else "^")
     if r.upper:

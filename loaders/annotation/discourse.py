@@ -16,7 +16,7 @@ from itertools import islice
 from typing import TYPE_CHECKING
 
 from yili_kg.loaders.annotation.annotations import Event, paragraph_of, sentence_of
-from yili_kg.loaders.annotation.rules import Rule, one_word, rule, rule_named, rules
+from yili_kg.loaders.annotation.rules import Rule, one_word, rule, rule_named, rules, word_values
 from yili_kg.loaders.iris import YL
 from yili_kg.loaders.terms.lexicon import Lexicon
 from yili_kg.loaders.terms.tokens import tokenize
@@ -62,6 +62,7 @@ class Context:
     sent_to: tuple[str, ...] = ()  # the one a cup was just sent to (拜送爵): he drinks next
     cond_topic: tuple[str, ...] = ()  # 其笙，則獻諸西階上: the one the condition is about
     cond_subject: tuple[str, ...] = ()  # 若賓諸公卿大夫不勝，則不降: who does what follows
+    unnamed_party: bool = False  # 若君賜之食: 之, named by no term, does what follows
     cond_things: tuple[str, ...] = ()  # 凡挾矢，於二指之間橫之: the things it names (之)
     thing_going: tuple | None = None  # 俎由東壁: the thing, its way, the sentence (thing-goes)
     named_things: tuple[tuple[str, ...], int, str] = ((), 0, "")  # 楅，髹: named alone (where)
@@ -114,6 +115,38 @@ def carry(reader: ClauseReader, event: Event, text: str) -> None:
 
 def _unstated(event: Event) -> bool:
     event.fields["noagent"] = ("unstated",)
+    return True
+
+
+@rule("unnamed-one-acts")
+def unnamed_one_acts(reader, event, text, rl) -> bool:
+    """若君賜之食 / 君若降送之 / 若先生異爵者請見之: a condition in which a person does something
+    to 之, one no term names, is about that one: he does what follows, so no one named before is
+    carried into it (annotate._condition), and an act naming no one is no one's named, until
+    someone is named again; the ruler, named each time he acts (君祭, 君命之食, 君卒爵), is not
+    carried past his own clause while it lasts, which is until another is named."""
+    ctx = reader.ctx
+    if not ctx.unnamed_party or ctx.topic_role:  # (大夫則辭: topic-does)
+        return False
+    if not ctx.agent or reader.all_of(ctx.agent, YL.Ruler):  # 君卒爵，然後授虛爵: not the 君
+        return _unstated(event)
+    return False
+
+
+@rule("envoy-speaks")
+def envoy_speaks(reader, event, text, rl) -> bool:
+    """天子使大夫戒，曰「…」 / 使擯者還其贄于門外，曰「某也使某還贄」: words said right after one
+    was sent (使X) on an errand, naming no one, are the message the one sent delivers: his, not
+    the sender's, who otherwise goes on after the one sent (rule sent-acts)."""
+    history = reader.ctx.history
+    if event.kind not in rl.words["says"] or len(history) < 2:
+        return False
+    (_, sent), (_, done) = history[-2], history[-1]
+    if sent.kind not in rl.words["send"] or not done.agent:
+        return False
+    if set(done.agent) != set(sent.fields.get("to", ())):
+        return False
+    event.set("agent", done.agent, "^")
     return True
 
 
@@ -379,6 +412,23 @@ def ji_names_no_one(reader, event, text, rl) -> bool:
     return False
 
 
+@rule("generic-sentence")
+def generic_sentence(reader, event, text, rl) -> bool:
+    """凡燕見于君 / 凡與大人言，始視面: a sentence that opens with 凡 states a rule for anyone
+    in that case, as the 記 does: no one is carried into it from the sentences before, and an
+    act it names no one for is no one's (and no one is carried over: annotate._begin_clause)."""
+    ctx = reader.ctx
+    if ctx.new_sentence and is_generic_sentence(ctx.sentence_text, rl):
+        return _unstated(event)
+    return False
+
+
+def is_generic_sentence(sentence: str, rl) -> bool:
+    """A sentence that opens with 凡 and states a rule: not 凡 before a number, 'in all' (士喪禮
+    凡十有九稱: so many garments altogether)."""
+    return sentence.startswith(rl.words["generic"]) and sentence[1:2] not in word_values("numeral")
+
+
 @rule("cleared-after-round")
 def cleared_after_round(reader, event, text, rl) -> bool:
     """射爵辯，乃徹豐與觶: things cleared away (徹, or 退 with its thing), naming no one, right
@@ -504,25 +554,6 @@ def both_parties(reader, event, text, rl) -> bool:
     return False
 
 
-@rule("homage-by-subject")
-def homage_by_subject(reader, event, text, rl) -> bool:
-    """王勞之。再拜稽首: 稽首 (yl:toRuler), and the 再拜 written with it, naming no one, is a
-    subject's homage: when the one carried over is the ruler of the rite, it is made by the one
-    the ruler last acted on (the 侯氏 he welcomed), not by the ruler himself."""
-    ctx = reader.ctx
-    if not (reader.lex.has(event.kind, "toRuler") or rl.word("homage") in text):
-        return False
-    ruler = rite_ruler(ctx, rl.words["rulers"])
-    if ruler is None or ctx.agent != (ruler,) or not ctx.history:
-        return False
-    last = ctx.history[-1][1]
-    subject = tuple(p for p in last.fields.get("to", ()) if p != ruler)
-    if ruler not in last.agent or not subject:
-        return False
-    event.set("agent", subject, "^")
-    return True
-
-
 def rite_ruler(ctx: Context, rulers: Sequence[str]) -> str | None:
     """The ruler of the rite: the first of ``rulers`` to act in it (in 覲禮 the 天子, whose lords
     bow to him; in 燕禮 and 大射儀 the 公, whatever 天子 a later clause names)."""
@@ -616,6 +647,46 @@ def all_assisted(reader, event, text, rl) -> bool:
     if last.kind not in rl.words["assist"] or len(helped) < 2 or last.agent != ctx.agent:
         return False
     event.set("agent", helped, "^")
+    return True
+
+
+@rule("unanswered-goes-on")
+def unanswered_goes_on(reader, event, text, rl) -> bool:
+    """使者不答拜。遂執玉，三揖: one who does not answer a bow (答拜 denied), then (遂) an act
+    naming no one: he goes on himself, the turn not going back to the one who bowed (rule
+    turn-goes-back), as it does without 遂 (主人…再拜，賓不答拜。揖入: the host leads in)."""
+    ctx = reader.ctx
+    last = ctx.history[-1][1] if ctx.history else None
+    if (
+        last is None
+        or not text.startswith(rl.words["then"])
+        or last.kind not in rl.words["bow-answer"]
+        or last.get("neg") != "1"
+        or not last.agent
+        or not ctx.answered
+        or reader.is_a(event.kind, *rl.words["speech"])
+    ):
+        return False
+    event.set("agent", last.agent, "^")
+    return True
+
+
+@rule("reply-goes-on")
+def reply_goes_on(reader, event, text, rl) -> bool:
+    """主人對曰：「…敢不敬從。」出迎于門外: one who replied in words (對), consenting or not, does
+    what comes next himself, in the next sentence too; the turn does not go back to the one
+    he answered, as it does after a bow answered or a grant (rule turn-goes-back)."""
+    ctx = reader.ctx
+    last = ctx.history[-1][1] if ctx.history else None
+    if (
+        last is None
+        or last.kind not in rl.words["reply"]
+        or not last.agent
+        or not ctx.new_sentence
+        or reader.is_a(event.kind, *rl.words["speech"])
+    ):
+        return False
+    event.set("agent", last.agent, "^")
     return True
 
 
@@ -724,8 +795,14 @@ def topic_does(reader, event, text, rl) -> bool:
     topic = reader.ctx.topic_role
     if not topic or any(word in text for word in rl.words["pronoun"]):
         return False
-    if reader.is_a(event.kind, *rl.words["speech"]):
-        return False  # 諸公卿則以耦告于上: they are told (by the 司射)
+    said = "".join(event.fields.get("say", ()))
+    if (
+        reader.is_a(event.kind, *rl.words["speech"])
+        and not reader.is_a(event.kind, *rl.words["own-words"])
+        and not any(word in said for word in rl.words["self"])
+    ):
+        return False  # 諸公卿則以耦告于上: they are told (by the 司射); 大夫則辭: he declines;
+        # 士大夫則曰下臣: words naming the speaker (臣) are his
     event.set("agent", topic)
     return True
 
@@ -927,6 +1004,65 @@ def thanks_the_washer(reader, event, text, rl) -> bool:
         return False
     event.set("agent", other, "^")
     return True
+
+
+@rule("visited-one")
+def visited_one(reader, event, text, rl) -> bool:
+    """士見于大夫。終辭其贄。于其入也，一拜其辱也: declining the visitor's gift (辭 the 摯) and
+    bowing for his trouble in coming (拜辱) are the acts of the one visited, not of the visitor
+    carried over: the one the visitor's last 見 was to, within the last acts."""
+    declines_gift = event.kind in rl.words["decline"] and set(event.fields.get("theme", ())) & set(
+        rl.words["gift"]
+    )
+    if not (event.kind in rl.words["thanks"] or declines_gift) or not reader.ctx.agent:
+        return False
+    for _, earlier in reversed(reader.ctx.history[-int(rl.word("within")) :]):
+        if (
+            earlier.kind in rl.words["visit"]
+            and earlier.agent == reader.ctx.agent
+            and earlier.get("neg") != "1"  # 主人不見…拜辱于門外: no visit received
+        ):
+            visited = earlier.fields.get("to", ())
+            if visited:
+                event.set("agent", visited, "^")
+                return True
+    return False
+
+
+@rule("seen-off")
+def seen_off(reader, event, text, rl) -> bool:
+    """賓退。送，再拜: seeing off (送, no thing handed) naming no one, right after one went out or
+    withdrew, is done by the one he leaves, the last other to act, not by the one who goes."""
+    ctx = reader.ctx
+    last = ctx.history[-1][1] if ctx.history else None
+    if event.kind not in rl.words["see-off"] or "theme" in event.fields or last is None:
+        return False
+    if last.kind not in rl.words["leave"] or not last.agent:
+        return False
+    for _, earlier in reversed(ctx.history[-int(rl.word("within")) : -1]):
+        if earlier.agent and not set(earlier.agent) & set(last.agent):
+            event.set("agent", earlier.agent, "^")
+            return True
+    return False
+
+
+@rule("homage-not-by-ruler")
+def homage_not_by_ruler(reader, event, text, rl) -> bool:
+    """王勞之。再拜稽首 / 公…命之成拜。階上北面再拜稽首: homage (稽首, yl:toRuler) and the bow
+    with it, naming no one, are never the ruler's, though he is carried over: they are made by
+    the one his last act was done to (之: the one welcomed, commanded), within the last acts."""
+    ctx = reader.ctx
+    if not ctx.agent or not reader.all_of(ctx.agent, YL.Ruler):
+        return False
+    if not any(reader.lex.has(e.kind, "toRuler") for e in reader.events):
+        return False
+    for _, earlier in reversed(ctx.history[-int(rl.word("within")) :]):
+        if set(earlier.agent) == set(ctx.agent):
+            to = tuple(x for x in earlier.fields.get("to", ()) if x not in ctx.agent)
+            if to and not reader.all_of(to, YL.Ruler):  # (聘禮 君勞之: not the 公)
+                event.set("agent", to, "^")
+                return True
+    return False
 
 
 @rule("carried-subject")
@@ -1441,6 +1577,9 @@ def _remember_event(pid: str, event: Event, lexicon: Lexicon, ctx: Context) -> N
         return
     if event.agent and not event.marks.get("agent"):
         ctx.chosen = ()
+        ruler = lexicon.label(YL.Ruler)
+        if not all(ruler in lexicon.role_classes.get(a, ()) for a in event.agent):
+            ctx.unnamed_party = False  # 大夫則辭: another is named (rule unnamed-one-acts)
     not_yet = bool(event.fields.pop("_not_yet", None))  # 諸公卿皆未降。遂命三耦: not them
     if (
         lexicon.has(event.kind, "takesRole")
