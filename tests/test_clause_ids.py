@@ -137,3 +137,22 @@ def test_a_retired_published_iri_redirects_to_the_clause_holding_its_characters(
     kept = next(p for p in layer.clauses if p.id == "jing/1.1.1")
     assert kept.witness_text == "鄉飲酒之禮"
     assert client.get("/id/xiangyinjiu/jing/1.1.1").status_code == 200
+
+
+def test_record_writes_the_passages_as_the_build_publishes_them(tmp_path):
+    """`python -m yili_kg.loaders.text.published record`: every paragraph, sentence and clause
+    of the rite as this build cuts it, once (a second run adds none), read back as published."""
+    from yili_kg.loaders.text.published import main, published_passages, record
+
+    table = tmp_path / "published-passages.tsv"
+    table.write_text("rite\tlevel\tid\tstart\tend\twitness_text\n", encoding="utf-8")
+    assert record(["shixiangjian"], "test", table) > 0
+    assert record(["shixiangjian"], "test again", table) == 0
+    rows = published_passages(table)["shixiangjian"]
+    layer = build_rite_layer("shixiangjian")
+    assert {(p.id, p.start, p.end, p.witness_text) for p in rows} == {
+        (p.id, p.start, p.end, p.witness_text)
+        for p in layer.passages
+        if p.level in ("paragraph", "sentence", "clause")
+    }
+    assert main(["record"]) == 2  # no reason, no rite: the usage, not a silent run
