@@ -59,7 +59,8 @@ def test_every_correction_is_applied():
             assert any(r.kind == "疏" and r.raw.startswith(fix.after) for r in rows), fix
         elif fix.action == "replace":
             assert any(fix.after in r.raw and r.page == fix.page for r in rows), fix
-            assert not any(fix.before in r.raw and r.page == fix.page for r in rows), fix
+            if fix.before != fix.after:  # (the same characters: only their size is corrected)
+                assert not any(fix.before in r.raw and r.page == fix.page for r in rows), fix
 
 
 def test_all_seventeen_chapters_read():

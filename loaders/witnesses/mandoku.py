@@ -38,10 +38,10 @@ CORRECTIONS = "kanripo-corrections.tsv"
 
 _PAGE = re.compile(r"<pb:([^>]+)>")
 _GROUP = re.compile(r"\(([^()]*)\)")
-#: a juan's running heads: 欽定四庫全書, 儀禮注疏卷五, the authors, the chapter title, SBCK's
-#: 儀禮卷第五 and its trailer of character counts
+#: a juan's running heads: 欽定四庫全書, 儀禮注疏卷五 (or 儀禮注䟽卷十五), the authors, the chapter
+#: title, SBCK's 儀禮卷第五 and its trailer of character counts
 _HEADING = re.compile(
-    r"^(欽定四庫全書|　*儀禮注疏[卷巻].*|　*漢鄭氏注.*|　*\S+第[一二三四五六七八九十]+$|"
+    r"^(欽定四庫全書|　*儀禮注[疏䟽][卷巻].*|　*漢鄭氏注.*|　*\S+第[一二三四五六七八九十]+$|"
     r"儀禮[卷巻]第.*|.*第[一二三四五六七八九十]+　儀禮　鄭氏注|"
     r"經[一二三四五六七八九十百千]+字.*|　*)$"
 )
