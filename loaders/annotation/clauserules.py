@@ -1947,6 +1947,8 @@ def handed_to_ruler(r, subjects, rl) -> bool:
     for event in r.events:
         if event.kind not in rl.words["give"] or "to" in event.fields or not event.agent:
             continue
+        if rl.word("empty") in r.text:
+            continue  # 君卒爵，然後授虛爵: the empty cup goes to one who serves (注: 坐授人耳)
         if set(event.agent) & set(rl.words["rulers"]):
             continue
         last = r.ctx.last_other(event.agent)

@@ -63,6 +63,7 @@ class Context:
     cond_topic: tuple[str, ...] = ()  # 其笙，則獻諸西階上: the one the condition is about
     cond_subject: tuple[str, ...] = ()  # 若賓諸公卿大夫不勝，則不降: who does what follows
     unnamed_party: bool = False  # 若君賜之食: 之, named by no term, does what follows
+    title_roles: tuple[str, ...] = ()  # 士相見之禮 → 士: the persons the rite's title names
     cond_things: tuple[str, ...] = ()  # 凡挾矢，於二指之間橫之: the things it names (之)
     thing_going: tuple | None = None  # 俎由東壁: the thing, its way, the sentence (thing-goes)
     named_things: tuple[tuple[str, ...], int, str] = ((), 0, "")  # 楅，髹: named alone (where)
@@ -129,6 +130,9 @@ def unnamed_one_acts(reader, event, text, rl) -> bool:
     if not ctx.unnamed_party or ctx.topic_role:  # (大夫則辭: topic-does)
         return False
     if not ctx.agent or reader.all_of(ctx.agent, YL.Ruler):  # 君卒爵，然後授虛爵: not the 君
+        if ctx.title_roles:  # 士相見之禮: the one 之 stands for is the 士 the rite is of
+            event.set("agent", ctx.title_roles, "^")
+            return True
         return _unstated(event)
     return False
 
