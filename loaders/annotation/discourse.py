@@ -1069,6 +1069,45 @@ def homage_not_by_ruler(reader, event, text, rl) -> bool:
     return False
 
 
+@rule("rest-as-rite")
+def rest_as_rite(reader, event, text, rl) -> bool:
+    """公食大夫禮 (大夫相食…) 其他皆如公食大夫之禮: the rest of a rite done as another rite's is
+    the host's, who gives it (疏: 其他謂豆數俎體陳設皆不異上), not the last one carried."""
+    ctx = reader.ctx
+    if not (text.startswith(rl.words["rest"]) and text.endswith(rl.words["rite"])):
+        return False
+    host = rl.word("host")
+    if not any(host in e.agent for p, e in ctx.history[-int(rl.word("within")) :]):
+        return False
+    event.set("agent", (host,), "^")
+    return True
+
+
+@rule("followed-goes-on")
+def followed_goes_on(reader, event, text, rl) -> bool:
+    """公食大夫禮 賓降一等，主人從。受侑幣，再拜稽首: one named only following, in a sentence of
+    its own (X從。, X從之。: nothing else, no 不, no 遂), is not the subject of the next sentence:
+    the one he follows is, and he goes with him where he reaches (賓從。及廟門 → 公, 賓); not
+    when that sentence goes on with 遂 (祝先，尸從，遂出于廟門: the 尸 goes out)."""
+    ctx = reader.ctx
+    before = ctx.clause_before()
+    if not (ctx.history and before and ctx.new_sentence) or text.startswith(rl.words["then"]):
+        return False
+    pid, last = ctx.history[-1]
+    if pid != before[0] or last.kind not in rl.words["follow"] or last.get("neg"):
+        return False
+    head = before[1].removesuffix(rl.word("it")).removesuffix(rl.word("follow"))
+    if not last.agent or head != "".join(last.agent) or last.agent != ctx.agent:
+        return False  # 有司二人牽馬以從, 衆介不從, 賓及衆賓遂從之: more than following
+    followed = last.fields.get("to") or ctx.last_other(last.agent, int(rl.word("within")))
+    if not followed or reader.lex.has(event.kind, "notCarried"):
+        return False
+    if reader.is_a(event.kind, *rl.words["moving"]):
+        followed = followed + tuple(a for a in last.agent if a not in followed)
+    event.set("agent", followed, "^")
+    return True
+
+
 @rule("carried-subject")
 def carried_subject(reader, event, text, rl) -> bool:
     ctx = reader.ctx
