@@ -1754,6 +1754,29 @@ def new_event(r, kind, tokens, i, rl) -> bool:
 # -- after the pass: the clause's events; each returns whether it changed them --------------
 
 
+@rule("one-of-those")
+def one_of_those(r, subjects, rl) -> bool:
+    """公食大夫禮 士舉鼎…右人抽扃…左人待載; 士羞庶羞…衆人騰羞者盡階不升堂: a 人 named only by
+    his side or as the rest (右人, 左人, 衆人) is one of those doing the work, the men carried
+    over (the 士), not some unnamed person."""
+    carried = r.ctx.agent
+    person = rl.word("person")
+    if r.text[1:2] != person:
+        return False
+    side = r.text.startswith(tuple(rl.words["one-of"]))  # 右人, 左人
+    rest = r.text.startswith(rl.word("rest")) and rl.word("doer") in r.text  # 衆人騰羞者
+    if not (side or rest) or len(carried) != 1 or person in carried:
+        return False
+    if r.all_of(carried, YL.Ruler) or r.officiants(carried):
+        return False  # 宗人執畢先入…右人抽扃: the officer leads, the men at the 鼎 are others
+    done = False
+    for event in r.events:
+        if event.agent == (person,) and not event.marks.get("agent"):
+            event.set("agent", carried)
+            done = True
+    return done
+
+
 @rule("all-of-them")
 def all_of_them(r, subjects, rl) -> bool:
     """皆 with one who leads others (以X): all are agents, not one with the others."""
