@@ -2420,6 +2420,12 @@ def addressee_of_rule(r, subjects, rl) -> bool:
     for event in r.events if addressee else ():
         if not (event.kind in rl.words["says"] or r.is_a(event.kind, rl.word("speech"))):
             continue
+        if event.agent == (addressee,) and event.marks.get("agent") == "^":
+            if not r.lex.has(event.kind, "contentFollows"):
+                continue  # 君子…問日之早晏: he asks, carried
+            event.unset("agent")  # 以食具告, 請退: the one serving him reports, asks
+            event.unset("to")
+            event.fields["noagent"] = ("unstated",)
         if event.marks.get("to", "?") != "?" or addressee in event.agent:
             continue
         done = done or event.fields.get("to") != (addressee,)
