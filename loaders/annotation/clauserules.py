@@ -2554,18 +2554,22 @@ def zhu_names_doer(r, subjects, rl) -> bool:
     """公食大夫禮 即位 (注: 主人也); 大射儀 坐授瑟，乃降 (注: 相者也): a 注 that opens with a role
     and 也, glossing a clause that names no one, says who does its acts, not the one carried
     over."""
-    if r.subjects or not r.ctx.notes:
+    one = r.text.startswith(rl.word("one"))  # 一人拜受爵 (注: 謂大師也): which one
+    if (r.subjects and not one) or not r.ctx.notes:
         return False
-    found = re.match(f"^({_role_names(r)}){re.escape(rl.word('end'))}", r.ctx.notes[0])
+    said = f"(?:{re.escape(rl.word('means'))})?" if one else ""
+    found = re.match(f"^{said}({_role_names(r)}){re.escape(rl.word('end'))}", r.ctx.notes[0])
     if not found:
         return False
     doer = (r.lex.forms["role"][found.group(1)],)
     done = False
     for event in r.events:
-        if r.lex.has(event.kind, "state") or (event.agent and not event.marks.get("agent")):
+        if r.lex.has(event.kind, "state") or (
+            event.agent and not event.marks.get("agent") and not one
+        ):
             continue
         event.fields.pop("noagent", None)
-        event.set("agent", doer, "?")
+        event.set("agent", doer, "" if one else "?")
         done = True
     return done
 
@@ -2686,11 +2690,14 @@ def _addressed_by(r: ClauseReader, agent: tuple[str, ...], rl: Rule) -> tuple[st
 
 
 def _offerer_of(r: ClauseReader, agent: tuple[str, ...]) -> tuple[str, ...]:
-    """The agent of the last offering (獻, 酬, 酢) made to ``agent``."""
+    """The agent of the last offering (獻, 酬, 酢) made to ``agent``, or to a group he is of
+    (yl:hasMember: 獻工 … 一人拜受爵, 注: 謂大師也)."""
     for _, earlier in reversed(r.ctx.history[-40:]):
         if not r.lex.has(earlier.kind, "offering") or not earlier.agent:
             continue
-        if set(agent) <= set(earlier.fields.get("to", ())) and not set(agent) & set(earlier.agent):
+        to = earlier.fields.get("to", ())
+        offered = {*to, *(m for g in to for m in r.lex.members.get(g, ()))}
+        if set(agent) <= offered and not set(agent) & set(earlier.agent):
             return earlier.agent
     return ()
 
