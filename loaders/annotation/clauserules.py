@@ -2587,7 +2587,8 @@ def zhu_names_speaker(r, subjects, rl) -> bool:
     acts = "|".join(map(re.escape, rl.words["acts"]))
     sent, out = rl.word("sent"), rl.word("out")
     note = r.ctx.notes[0]
-    found = re.match(f"^(?:{roles})?(?:{sent})?({roles})(?:{out})?(?:{acts})", note)
+    this = re.escape(rl.word("this"))  # 此使者致館辭: 'these are the envoy's words'
+    found = re.match(f"^(?:{this})?(?:{roles})?(?:{sent})?({roles})(?:{out})?(?:{acts})", note)
     if rl.word("words-of") not in note.split(rl.word("end"))[0] + rl.word("end"):
         found = None  # the 注's formula X…辭也 ('these are X's words') in its first gloss
     bow = rl.word("bow")  # 從使者拜君之賜命: X拜Y anywhere in it, for words said bowing
