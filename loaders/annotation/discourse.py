@@ -830,13 +830,19 @@ def topic_served(reader, event, text, rl) -> bool:
 def washes_for(reader, event, text, rl) -> bool:
     """主人獻工…。大師則為之洗: the cup washed for someone (為之洗) is washed by the one who
     offers it (the last who offered, 獻), not by the one carried over (the 工 who drank)."""
+    ctx = reader.ctx
     whom = reader.for_whom
-    if event.kind not in rl.words["acts"] or not whom:
-        return False
-    offerer = next((a for a in reversed(reader.ctx.offerers) if not set(a) & set(whom)), ())
+    after = ctx.rest_of_sentence[0] if ctx.rest_of_sentence else ctx.next_sentence_text
+    offers_next = after.removeprefix(rl.word("then")).startswith(rl.word("offer"))
+    drank = bool(ctx.agent) and all(  # 工…祭飲: one only offered to, carried over
+        a in ctx.offered and not _offered_by(ctx, a) for a in ctx.agent
+    )
+    if event.kind not in rl.words["acts"] or not (whom or (offers_next and drank)):
+        return False  # 不洗。遂獻笙于西階上: the one who offers next does not wash
+    offerer = next((a for a in reversed(ctx.offerers) if not set(a) & set(whom)), ())
     if not offerer:
         return False
-    event.set("agent", offerer, "^")
+    event.set("agent", offerer, "^" if whom else "?")
     return True
 
 
