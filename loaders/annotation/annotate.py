@@ -474,6 +474,14 @@ class ClauseReader:
         if partners and set(self.ctx.agent) == mine:
             return partners
         stance = rule_named("implied-recipient").words["stance"]  # 立
+        if self.ctx.topic_role:  # 士…則不敢顧辭，遂出。大夫則辭: to the one the other did not
+            for _, earlier in reversed(self.ctx.history[-4:]):
+                if (
+                    earlier.kind == event.kind
+                    and earlier.get("to")
+                    and not set(earlier.agent) & mine
+                ):
+                    return tuple(earlier.fields["to"])
         for pid, earlier in reversed(self.ctx.history[-40:]):
             if self.lex.has(earlier.kind, "notCarried"):
                 continue
@@ -714,6 +722,7 @@ def _begin_clause(pid: str, text: str, lexicon: Lexicon, ctx: Context) -> None:
             ctx.agent = ()  # a rule of the 記 carries no one over from the sentence before
         if is_generic_sentence(ctx.sentence_text, rule_named("generic-sentence")):
             ctx.agent = ctx.positive_agent = ()  # 凡燕見于君: a rule for anyone, as the 記's
+            ctx.unnamed_party = False  # 凡執幣者: a new rule, not about the one 之 stood for
     ctx.topic_role = ()
     then = one_word("condition-then")  # 則
     if then in text[:4]:
@@ -1030,12 +1039,21 @@ def _annotate(clauses, lexicon: Lexicon, notes=None):
     ctx = Context()
     for clause in clauses:
         if clause.id in ("jing/1.1.1",) or clause.level == "heading":
+            if clause.id == "jing/1.1.1":  # 士相見之禮: whose rite it is (rule unnamed-one-acts)
+                ctx.title_roles = _title_roles(clause.text, lexicon)
             yield Record(clause.id, clause.text, [], reason="title"), []
             continue
         ctx.trace = []
         ctx.notes = tuple(_NOTE_MARKS.sub("", note) for note in notes.get(clause.id, ()))
         record = annotate_clause(clause.id, clause.text, lexicon, ctx)
         yield record, ctx.trace
+
+
+def _title_roles(title: str, lexicon: Lexicon) -> tuple[str, ...]:
+    """The persons a rite's title names, not its ruler: 士相見之禮 → 士, 公食大夫之禮 → 大夫."""
+    ruler = lexicon.label(YL.Ruler)
+    roles = (t.of("role") for t in tokenize(title, lexicon))
+    return tuple(r for r in roles if r and ruler not in lexicon.role_classes.get(r, ()))
 
 
 @dataclass(frozen=True)
@@ -1065,6 +1083,9 @@ def example_clauses(example: str) -> tuple[list[ExampleClause], dict[str, tuple[
         part, example = "ji", example[len(ji) + 1 :]
     notes: dict[str, tuple[str, ...]] = {}
     clauses, paragraph, sentence, clause, depth, current = [], 2, 1, 1, 0, ""
+    if example.startswith("《"):  # 《士相見之禮》: the rite's title, its first clause
+        title, _, example = example[1:].partition("》")
+        clauses.append(ExampleClause("jing/1.1.1", title))
     # 曰：「…。」 ends its sentence with the quotation, as the punctuated edition writes it
     for char in example.replace("。」", "。」。") + "。":
         depth += {"「": 1, "」": -1, "〔": 1, "〕": -1}.get(char, 0)

@@ -1754,6 +1754,29 @@ def new_event(r, kind, tokens, i, rl) -> bool:
 # -- after the pass: the clause's events; each returns whether it changed them --------------
 
 
+@rule("one-of-those")
+def one_of_those(r, subjects, rl) -> bool:
+    """公食大夫禮 士舉鼎…右人抽扃…左人待載; 士羞庶羞…衆人騰羞者盡階不升堂: a 人 named only by
+    his side or as the rest (右人, 左人, 衆人) is one of those doing the work, the men carried
+    over (the 士), not some unnamed person."""
+    carried = r.ctx.agent
+    person = rl.word("person")
+    if r.text[1:2] != person:
+        return False
+    side = r.text.startswith(tuple(rl.words["one-of"]))  # 右人, 左人
+    rest = r.text.startswith(rl.word("rest")) and rl.word("doer") in r.text  # 衆人騰羞者
+    if not (side or rest) or len(carried) != 1 or person in carried:
+        return False
+    if r.all_of(carried, YL.Ruler) or r.officiants(carried):
+        return False  # 宗人執畢先入…右人抽扃: the officer leads, the men at the 鼎 are others
+    done = False
+    for event in r.events:
+        if event.agent == (person,) and not event.marks.get("agent"):
+            event.set("agent", carried)
+            done = True
+    return done
+
+
 @rule("all-of-them")
 def all_of_them(r, subjects, rl) -> bool:
     """皆 with one who leads others (以X): all are agents, not one with the others."""
@@ -1947,6 +1970,8 @@ def handed_to_ruler(r, subjects, rl) -> bool:
     for event in r.events:
         if event.kind not in rl.words["give"] or "to" in event.fields or not event.agent:
             continue
+        if rl.word("empty") in r.text:
+            continue  # 君卒爵，然後授虛爵: the empty cup goes to one who serves (注: 坐授人耳)
         if set(event.agent) & set(rl.words["rulers"]):
             continue
         last = r.ctx.last_other(event.agent)
@@ -2395,6 +2420,12 @@ def addressee_of_rule(r, subjects, rl) -> bool:
     for event in r.events if addressee else ():
         if not (event.kind in rl.words["says"] or r.is_a(event.kind, rl.word("speech"))):
             continue
+        if event.agent == (addressee,) and event.marks.get("agent") == "^":
+            if not r.lex.has(event.kind, "contentFollows"):
+                continue  # 君子…問日之早晏: he asks, carried
+            event.unset("agent")  # 以食具告, 請退: the one serving him reports, asks
+            event.unset("to")
+            event.fields["noagent"] = ("unstated",)
         if event.marks.get("to", "?") != "?" or addressee in event.agent:
             continue
         done = done or event.fields.get("to") != (addressee,)
@@ -2523,18 +2554,22 @@ def zhu_names_doer(r, subjects, rl) -> bool:
     """公食大夫禮 即位 (注: 主人也); 大射儀 坐授瑟，乃降 (注: 相者也): a 注 that opens with a role
     and 也, glossing a clause that names no one, says who does its acts, not the one carried
     over."""
-    if r.subjects or not r.ctx.notes:
+    one = r.text.startswith(rl.word("one"))  # 一人拜受爵 (注: 謂大師也): which one
+    if (r.subjects and not one) or not r.ctx.notes:
         return False
-    found = re.match(f"^({_role_names(r)}){re.escape(rl.word('end'))}", r.ctx.notes[0])
+    said = f"(?:{re.escape(rl.word('means'))})?" if one else ""
+    found = re.match(f"^{said}({_role_names(r)}){re.escape(rl.word('end'))}", r.ctx.notes[0])
     if not found:
         return False
     doer = (r.lex.forms["role"][found.group(1)],)
     done = False
     for event in r.events:
-        if r.lex.has(event.kind, "state") or (event.agent and not event.marks.get("agent")):
+        if r.lex.has(event.kind, "state") or (
+            event.agent and not event.marks.get("agent") and not one
+        ):
             continue
         event.fields.pop("noagent", None)
-        event.set("agent", doer, "?")
+        event.set("agent", doer, "" if one else "?")
         done = True
     return done
 
@@ -2552,7 +2587,8 @@ def zhu_names_speaker(r, subjects, rl) -> bool:
     acts = "|".join(map(re.escape, rl.words["acts"]))
     sent, out = rl.word("sent"), rl.word("out")
     note = r.ctx.notes[0]
-    found = re.match(f"^(?:{roles})?(?:{sent})?({roles})(?:{out})?(?:{acts})", note)
+    this = re.escape(rl.word("this"))  # 此使者致館辭: 'these are the envoy's words'
+    found = re.match(f"^(?:{this})?(?:{roles})?(?:{sent})?({roles})(?:{out})?(?:{acts})", note)
     if rl.word("words-of") not in note.split(rl.word("end"))[0] + rl.word("end"):
         found = None  # the 注's formula X…辭也 ('these are X's words') in its first gloss
     bow = rl.word("bow")  # 從使者拜君之賜命: X拜Y anywhere in it, for words said bowing
@@ -2655,11 +2691,14 @@ def _addressed_by(r: ClauseReader, agent: tuple[str, ...], rl: Rule) -> tuple[st
 
 
 def _offerer_of(r: ClauseReader, agent: tuple[str, ...]) -> tuple[str, ...]:
-    """The agent of the last offering (獻, 酬, 酢) made to ``agent``."""
+    """The agent of the last offering (獻, 酬, 酢) made to ``agent``, or to a group he is of
+    (yl:hasMember: 獻工 … 一人拜受爵, 注: 謂大師也)."""
     for _, earlier in reversed(r.ctx.history[-40:]):
         if not r.lex.has(earlier.kind, "offering") or not earlier.agent:
             continue
-        if set(agent) <= set(earlier.fields.get("to", ())) and not set(agent) & set(earlier.agent):
+        to = earlier.fields.get("to", ())
+        offered = {*to, *(m for g in to for m in r.lex.members.get(g, ()))}
+        if set(agent) <= offered and not set(agent) & set(earlier.agent):
             return earlier.agent
     return ()
 

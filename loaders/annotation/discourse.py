@@ -63,6 +63,7 @@ class Context:
     cond_topic: tuple[str, ...] = ()  # 其笙，則獻諸西階上: the one the condition is about
     cond_subject: tuple[str, ...] = ()  # 若賓諸公卿大夫不勝，則不降: who does what follows
     unnamed_party: bool = False  # 若君賜之食: 之, named by no term, does what follows
+    title_roles: tuple[str, ...] = ()  # 士相見之禮 → 士: the persons the rite's title names
     cond_things: tuple[str, ...] = ()  # 凡挾矢，於二指之間橫之: the things it names (之)
     thing_going: tuple | None = None  # 俎由東壁: the thing, its way, the sentence (thing-goes)
     named_things: tuple[tuple[str, ...], int, str] = ((), 0, "")  # 楅，髹: named alone (where)
@@ -129,6 +130,9 @@ def unnamed_one_acts(reader, event, text, rl) -> bool:
     if not ctx.unnamed_party or ctx.topic_role:  # (大夫則辭: topic-does)
         return False
     if not ctx.agent or reader.all_of(ctx.agent, YL.Ruler):  # 君卒爵，然後授虛爵: not the 君
+        if ctx.title_roles:  # 士相見之禮: the one 之 stands for is the 士 the rite is of
+            event.set("agent", ctx.title_roles, "^")
+            return True
         return _unstated(event)
     return False
 
@@ -826,13 +830,19 @@ def topic_served(reader, event, text, rl) -> bool:
 def washes_for(reader, event, text, rl) -> bool:
     """主人獻工…。大師則為之洗: the cup washed for someone (為之洗) is washed by the one who
     offers it (the last who offered, 獻), not by the one carried over (the 工 who drank)."""
+    ctx = reader.ctx
     whom = reader.for_whom
-    if event.kind not in rl.words["acts"] or not whom:
-        return False
-    offerer = next((a for a in reversed(reader.ctx.offerers) if not set(a) & set(whom)), ())
+    after = ctx.rest_of_sentence[0] if ctx.rest_of_sentence else ctx.next_sentence_text
+    offers_next = after.removeprefix(rl.word("then")).startswith(rl.word("offer"))
+    drank = bool(ctx.agent) and all(  # 工…祭飲: one only offered to, carried over
+        a in ctx.offered and not _offered_by(ctx, a) for a in ctx.agent
+    )
+    if event.kind not in rl.words["acts"] or not (whom or (offers_next and drank)):
+        return False  # 不洗。遂獻笙于西階上: the one who offers next does not wash
+    offerer = next((a for a in reversed(ctx.offerers) if not set(a) & set(whom)), ())
     if not offerer:
         return False
-    event.set("agent", offerer, "^")
+    event.set("agent", offerer, "^" if whom else "?")
     return True
 
 
@@ -1063,6 +1073,45 @@ def homage_not_by_ruler(reader, event, text, rl) -> bool:
                 event.set("agent", to, "^")
                 return True
     return False
+
+
+@rule("rest-as-rite")
+def rest_as_rite(reader, event, text, rl) -> bool:
+    """公食大夫禮 (大夫相食…) 其他皆如公食大夫之禮: the rest of a rite done as another rite's is
+    the host's, who gives it (疏: 其他謂豆數俎體陳設皆不異上), not the last one carried."""
+    ctx = reader.ctx
+    if not (text.startswith(rl.words["rest"]) and text.endswith(rl.words["rite"])):
+        return False
+    host = rl.word("host")
+    if not any(host in e.agent for p, e in ctx.history[-int(rl.word("within")) :]):
+        return False
+    event.set("agent", (host,), "^")
+    return True
+
+
+@rule("followed-goes-on")
+def followed_goes_on(reader, event, text, rl) -> bool:
+    """公食大夫禮 賓降一等，主人從。受侑幣，再拜稽首: one named only following, in a sentence of
+    its own (X從。, X從之。: nothing else, no 不, no 遂), is not the subject of the next sentence:
+    the one he follows is, and he goes with him where he reaches (賓從。及廟門 → 公, 賓); not
+    when that sentence goes on with 遂 (祝先，尸從，遂出于廟門: the 尸 goes out)."""
+    ctx = reader.ctx
+    before = ctx.clause_before()
+    if not (ctx.history and before and ctx.new_sentence) or text.startswith(rl.words["then"]):
+        return False
+    pid, last = ctx.history[-1]
+    if pid != before[0] or last.kind not in rl.words["follow"] or last.get("neg"):
+        return False
+    head = before[1].removesuffix(rl.word("it")).removesuffix(rl.word("follow"))
+    if not last.agent or head != "".join(last.agent) or last.agent != ctx.agent:
+        return False  # 有司二人牽馬以從, 衆介不從, 賓及衆賓遂從之: more than following
+    followed = last.fields.get("to") or ctx.last_other(last.agent, int(rl.word("within")))
+    if not followed or reader.lex.has(event.kind, "notCarried"):
+        return False
+    if reader.is_a(event.kind, *rl.words["moving"]):
+        followed = followed + tuple(a for a in last.agent if a not in followed)
+    event.set("agent", followed, "^")
+    return True
 
 
 @rule("carried-subject")
