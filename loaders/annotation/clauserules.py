@@ -2280,13 +2280,29 @@ def errand_to_guest(r, subjects, rl) -> bool:
             for e in r.events[:index]
             if e.kind in rl.words["send"] and e.fields.get("to") == event.agent and e.agent
         ]
-        if not senders or r.events[0].marks.get("agent"):
-            continue  # the sender named in the clause, not carried
-        found = _sender_counterpart(r, set(senders[-1]), set(event.agent))
+        if not senders:
+            continue
+        if r.events[0].marks.get("agent"):  # the sender carried or implied: not trusted
+            found = _paragraph_guest(r, set(event.agent))
+        else:
+            found = _sender_counterpart(r, set(senders[-1]), set(event.agent))
         if found:
             done = done or event.fields.get("to") != (found,)
             event.set("to", (found,), "?")
     return done
+
+
+def _paragraph_guest(r: ClauseReader, sent: set[str]) -> str | None:
+    """使擯者還其贄 with the sender not written: the last guest (yl:Guest) to act or be
+    addressed in the clause's paragraph, not the one sent; none there, no one."""
+    guest = r.lex.label(YL.Guest)
+    for pid, earlier in reversed(r.ctx.history):
+        if paragraph_of(pid) != r.ctx.paragraph:
+            return None
+        for p in (*earlier.agent, *earlier.fields.get("to", ())):
+            if p not in sent and guest in r.lex.role_classes.get(p, ()):
+                return p
+    return None
 
 
 def _sender_counterpart(r: ClauseReader, sender: set[str], sent: set[str]) -> str | None:
