@@ -981,6 +981,21 @@ def served_pronoun(r, tokens, i, rl):
     return 1
 
 
+@rule("outside-of-place")
+def outside_of_place(r, tokens, i, rl):
+    """帷門之外, 東門之外: 之 between a place and its outside or inside (外, 內) joins them, no
+    pronoun (no one met at the gate, no thing bowed with); the place is read as before."""
+    nxt = _next(tokens, i)
+    if (
+        tokens[i].text in rl.words["of"]
+        and i
+        and tokens[i - 1].of("place")
+        and _has(nxt, rl.words["side"])
+    ):
+        return 2
+    return None
+
+
 @rule("pronoun")
 def pronoun(r, tokens, i, rl):
     if tokens[i].text in rl.words["it"] and r.events:
