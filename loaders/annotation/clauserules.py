@@ -2070,6 +2070,7 @@ def ji_said_of(r, subjects, rl) -> bool:
     if not ctx.sentence.startswith(rl.word("part")) or rl.word("act") not in r.text:
         return False
     ctx.agent = ctx.positive_agent = subjects
+    ctx.said_of = (subjects, ctx.sentence)
     return True
 
 
@@ -3006,11 +3007,18 @@ def served_one(r, subjects, rl) -> bool:
         theme = event.fields.get("theme", ())
         if event.kind not in rl.words["any-theme"] and not set(theme) & set(rl.words["dishes"]):
             continue  # (席 with no one named: the mat of the one just offered, as a dish)
-        served = _last_offered(r, rl, mat=event.kind in rl.words["mats"])
+        served = _last_offered(r, rl, mat=event.kind in rl.words["mats"]) or _said_of(r)
         if served and not set(served) & set(event.agent):
             event.set("to", served, "?")
             done = True
     return done
+
+
+def _said_of(r: ClauseReader) -> tuple[str, ...]:
+    """記 賓為苟敬，席于阼階之西…有脀: the one a 記 sentence opened by saying who he is (rule
+    ji-said-of) is the one its mats and dishes laid for no one are for."""
+    who, sentence = r.ctx.said_of
+    return who if sentence == r.ctx.sentence else ()
 
 
 def _last_offered(r: ClauseReader, rl: Rule, mat: bool = False) -> tuple[str, ...]:
