@@ -2837,6 +2837,31 @@ def implied_recipient(r, subjects, rl) -> bool:
     return done
 
 
+@rule("all-sent-off")
+def all_sent_off(r, subjects, rl) -> bool:
+    """二人皆進…賓…坐取觶以興；介則…坐受以興。退，皆拜送: a bow sending the cups that all of
+    those who brought them make (皆), naming no one, is to every one who took or received a cup
+    from them since they came forward (進), not only the last (to=賓,介?)."""
+    if not r.all_:
+        return False
+    done = False
+    for event in r.events:
+        if event.kind not in rl.words["send"] or event.marks.get("to") != "?":
+            continue
+        takers: list[str] = []
+        for _, earlier in reversed(r.ctx.history[-int(rl.word("within")) :]):
+            if earlier.agent == event.agent and earlier.kind in rl.words["forward"]:
+                break
+            if earlier.kind in rl.words["take"] and not set(earlier.agent) & set(event.agent):
+                takers[:0] = [p for p in earlier.agent if p not in takers]
+        else:
+            continue  # they came forward too long ago, or not at all
+        if len(takers) > 1 and set(event.fields["to"]) < set(takers):
+            event.set("to", tuple(takers), "?")
+            done = True
+    return done
+
+
 def _washer(r: ClauseReader, event: Event, rl: Rule) -> tuple[str, ...]:
     """記 衆賓之長，一人辭洗: a guest (yl:Guest) declining the washing, or bowing for it, with
     no one named does so to the host, who washes the cup for the guests (疏: 賓辭主人為己洗爵),
