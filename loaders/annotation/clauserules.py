@@ -2837,6 +2837,27 @@ def implied_recipient(r, subjects, rl) -> bool:
     return done
 
 
+@rule("content-subject")
+def content_subject(r, subjects, rl) -> bool:
+    """命三耦及衆射者勝者皆袒決遂執張弓: after those commanded, a role right before 皆 and an act,
+    with no 及 or 與 joining it to them, is who does what is commanded (the winners bare their
+    arms), not one more commanded."""
+    tokens = tokenize(r.ctx.clause_text, r.lex)
+    done = False
+    for k in range(2, len(tokens) - 1):
+        role = tokens[k - 1].of("role")
+        if tokens[k].text not in rl.words["all"] or not tokens[k + 1].of("action"):
+            continue
+        if not (role and tokens[k - 2].of("role")):
+            continue
+        for event in r.events:
+            told = event.fields.get("to", ())
+            if event.kind in r.lex.frames["command"] and role in told and len(told) > 1:
+                event.fields["to"] = tuple(x for x in told if x != role)
+                done = True
+    return done
+
+
 @rule("all-sent-off")
 def all_sent_off(r, subjects, rl) -> bool:
     """二人皆進…賓…坐取觶以興；介則…坐受以興。退，皆拜送: a bow sending the cups that all of
