@@ -2826,6 +2826,8 @@ def implied_recipient(r, subjects, rl) -> bool:
             continue
         if _mutual(r, event) and not _paired(r, event):
             continue
+        if rl.word("each-other") + event.kind in r.ctx.clause_text:
+            continue  # 下大夫相見以鴈: they see each other (相見), no one the other party
         if event.kind in rl.words["push"] and "theme" in event.fields:
             continue  # 揖弓: a push of the bow toward the target (注: 揖，推之), no one saluted
         other = _washer(r, event, rl) or _counterpart(
