@@ -2830,8 +2830,10 @@ def implied_recipient(r, subjects, rl) -> bool:
             continue  # 下大夫相見以鴈: they see each other (相見), no one the other party
         if event.kind in rl.words["push"] and "theme" in event.fields:
             continue  # 揖弓: a push of the bow toward the target (注: 揖，推之), no one saluted
-        other = _washer(r, event, rl) or _counterpart(
-            r, event, _partner_of(r, event, r.other_party(event), rl)
+        other = (
+            _washer(r, event, rl)
+            or _mat_declined(r, event, rl)
+            or _counterpart(r, event, _partner_of(r, event, r.other_party(event), rl))
         )
         if other:
             event.set("to", other, "?")
@@ -2894,6 +2896,17 @@ def _washer(r: ClauseReader, event: Event, rl: Rule) -> tuple[str, ...]:
     if not r.all_of(event.agent, YL.Guest):
         return ()
     return (rl.word("host"),)
+
+
+def _mat_declined(r: ClauseReader, event: Event, rl: Rule) -> tuple[str, ...]:
+    """大夫辭加席, 卿辭重席, 公辭一席: a mat declined, naming no one, is declined to the host,
+    whose mats they are (主人), while he is a party of the rite; not the last other to act (鄉飲酒禮
+    若有諸公，則辭加席: the 大夫, to the 主人, not the 公 who came in before)."""
+    host = rl.word("host")
+    if event.kind not in rl.words["decline"] or host in event.agent or host not in r.ctx.parties:
+        return ()
+    mats = [t for t in event.fields.get("theme", ()) if t.endswith(rl.word("mat"))]
+    return (host,) if mats else ()
 
 
 def _paired(r: ClauseReader, event: Event) -> bool:
