@@ -1276,6 +1276,8 @@ def one_of_group(r, tokens, i, rl):
     token = tokens[i]
     if token.text not in rl.words["one"] or not token.of("role"):
         return None
+    if r.events and r.events[-1].kind in rl.words["send"] and "to" not in r.events[-1].fields:
+        return None  # 使一人去之: the one sent (read as a role by the noun rule)
     if r.subjects or rl.word("raise") not in r.ctx.sentence_text:
         if not r.subjects and not r.events:
             group = r.group_just_named()
