@@ -2350,7 +2350,10 @@ def thanks_to_host(r, subjects, rl) -> bool:
     host = next((p for e in named for p in e.agent if p in hosts), None)
     done = False
     for event in r.events if host else ():
-        if event.kind not in rl.words["thanks"] or event.marks.get("to", "?") != "?":
+        gift = event.kind in rl.words["bow"] and set(event.fields.get("theme", ())) & set(
+            rl.words["gifts"]
+        )  # 拜食與侑幣: the bow for the meal and the gift is a thanks too
+        if not (event.kind in rl.words["thanks"] or gift) or event.marks.get("to", "?") != "?":
             continue
         if host in event.agent or event.fields.get("to") == (host,):
             continue
