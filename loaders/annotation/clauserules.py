@@ -2304,10 +2304,22 @@ def errand_to_guest(r, subjects, rl) -> bool:
             found = _paragraph_guest(r, set(event.agent))
         else:
             found = _sender_counterpart(r, set(senders[-1]), set(event.agent))
+        found = found or _guest_next(r, set(senders[-1]) | set(event.agent))
         if found:
             done = done or event.fields.get("to") != (found,)
             event.set("to", (found,), "?")
     return done
+
+
+def _guest_next(r: ClauseReader, parties: set[str]) -> str | None:
+    """覲禮 王使人皮弁用璧勞。侯氏亦皮弁迎于帷門之外: with no guest before, the first guest
+    (yl:Guest) the next sentence of the paragraph names, neither the sender nor the one sent."""
+    guest = r.lex.label(YL.Guest)
+    for token in tokenize(r.ctx.next_sentence_text, r.lex):
+        p = token.of("role")
+        if p and p not in parties and guest in r.lex.role_classes.get(p, ()):
+            return p
+    return None
 
 
 def _paragraph_guest(r: ClauseReader, sent: set[str]) -> str | None:
