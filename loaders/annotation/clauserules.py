@@ -981,6 +981,21 @@ def served_pronoun(r, tokens, i, rl):
     return 1
 
 
+@rule("outside-of-place")
+def outside_of_place(r, tokens, i, rl):
+    """帷門之外, 東門之外: 之 between a place and its outside or inside (外, 內) joins them, no
+    pronoun (no one met at the gate, no thing bowed with); the place is read as before."""
+    nxt = _next(tokens, i)
+    if (
+        tokens[i].text in rl.words["of"]
+        and i
+        and tokens[i - 1].of("place")
+        and _has(nxt, rl.words["side"])
+    ):
+        return 2
+    return None
+
+
 @rule("pronoun")
 def pronoun(r, tokens, i, rl):
     if tokens[i].text in rl.words["it"] and r.events:
@@ -1261,6 +1276,8 @@ def one_of_group(r, tokens, i, rl):
     token = tokens[i]
     if token.text not in rl.words["one"] or not token.of("role"):
         return None
+    if r.events and r.events[-1].kind in rl.words["send"] and "to" not in r.events[-1].fields:
+        return None  # 使一人去之: the one sent (read as a role by the noun rule)
     if r.subjects or rl.word("raise") not in r.ctx.sentence_text:
         if not r.subjects and not r.events:
             group = r.group_just_named()
@@ -2080,6 +2097,7 @@ def ji_said_of(r, subjects, rl) -> bool:
     if not ctx.sentence.startswith(rl.word("part")) or rl.word("act") not in r.text:
         return False
     ctx.agent = ctx.positive_agent = subjects
+    ctx.said_of = (subjects, ctx.sentence)
     return True
 
 
@@ -2305,13 +2323,41 @@ def errand_to_guest(r, subjects, rl) -> bool:
             for e in r.events[:index]
             if e.kind in rl.words["send"] and e.fields.get("to") == event.agent and e.agent
         ]
-        if not senders or r.events[0].marks.get("agent"):
-            continue  # the sender named in the clause, not carried
-        found = _sender_counterpart(r, set(senders[-1]), set(event.agent))
+        if not senders:
+            continue
+        if r.events[0].marks.get("agent"):  # the sender carried or implied: not trusted
+            found = _paragraph_guest(r, set(event.agent))
+        else:
+            found = _sender_counterpart(r, set(senders[-1]), set(event.agent))
+        found = found or _guest_next(r, set(senders[-1]) | set(event.agent))
         if found:
             done = done or event.fields.get("to") != (found,)
             event.set("to", (found,), "?")
     return done
+
+
+def _guest_next(r: ClauseReader, parties: set[str]) -> str | None:
+    """覲禮 王使人皮弁用璧勞。侯氏亦皮弁迎于帷門之外: with no guest before, the first guest
+    (yl:Guest) the next sentence of the paragraph names, neither the sender nor the one sent."""
+    guest = r.lex.label(YL.Guest)
+    for token in tokenize(r.ctx.next_sentence_text, r.lex):
+        p = token.of("role")
+        if p and p not in parties and guest in r.lex.role_classes.get(p, ()):
+            return p
+    return None
+
+
+def _paragraph_guest(r: ClauseReader, sent: set[str]) -> str | None:
+    """使擯者還其贄 with the sender not written: the last guest (yl:Guest) to act or be
+    addressed in the clause's paragraph, not the one sent; none there, no one."""
+    guest = r.lex.label(YL.Guest)
+    for pid, earlier in reversed(r.ctx.history):
+        if paragraph_of(pid) != r.ctx.paragraph:
+            return None
+        for p in (*earlier.agent, *earlier.fields.get("to", ())):
+            if p not in sent and guest in r.lex.role_classes.get(p, ()):
+                return p
+    return None
 
 
 def _sender_counterpart(r: ClauseReader, sender: set[str], sent: set[str]) -> str | None:
@@ -2341,7 +2387,10 @@ def thanks_to_host(r, subjects, rl) -> bool:
     host = next((p for e in named for p in e.agent if p in hosts), None)
     done = False
     for event in r.events if host else ():
-        if event.kind not in rl.words["thanks"] or event.marks.get("to", "?") != "?":
+        gift = event.kind in rl.words["bow"] and set(event.fields.get("theme", ())) & set(
+            rl.words["gifts"]
+        )  # 拜食與侑幣: the bow for the meal and the gift is a thanks too
+        if not (event.kind in rl.words["thanks"] or gift) or event.marks.get("to", "?") != "?":
             continue
         if host in event.agent or event.fields.get("to") == (host,):
             continue
@@ -2833,13 +2882,63 @@ def implied_recipient(r, subjects, rl) -> bool:
             continue
         if _mutual(r, event) and not _paired(r, event):
             continue
+        if rl.word("each-other") + event.kind in r.ctx.clause_text:
+            continue  # 下大夫相見以鴈: they see each other (相見), no one the other party
         if event.kind in rl.words["push"] and "theme" in event.fields:
             continue  # 揖弓: a push of the bow toward the target (注: 揖，推之), no one saluted
-        other = _washer(r, event, rl) or _counterpart(
-            r, event, _partner_of(r, event, r.other_party(event), rl)
+        other = (
+            _washer(r, event, rl)
+            or _mat_declined(r, event, rl)
+            or _counterpart(r, event, _partner_of(r, event, r.other_party(event), rl))
         )
         if other:
             event.set("to", other, "?")
+            done = True
+    return done
+
+
+@rule("content-subject")
+def content_subject(r, subjects, rl) -> bool:
+    """命三耦及衆射者勝者皆袒決遂執張弓: after those commanded, a role right before 皆 and an act,
+    with no 及 or 與 joining it to them, is who does what is commanded (the winners bare their
+    arms), not one more commanded."""
+    tokens = tokenize(r.ctx.clause_text, r.lex)
+    done = False
+    for k in range(2, len(tokens) - 1):
+        role = tokens[k - 1].of("role")
+        if tokens[k].text not in rl.words["all"] or not tokens[k + 1].of("action"):
+            continue
+        if not (role and tokens[k - 2].of("role")):
+            continue
+        for event in r.events:
+            told = event.fields.get("to", ())
+            if event.kind in r.lex.frames["command"] and role in told and len(told) > 1:
+                event.fields["to"] = tuple(x for x in told if x != role)
+                done = True
+    return done
+
+
+@rule("all-sent-off")
+def all_sent_off(r, subjects, rl) -> bool:
+    """二人皆進…賓…坐取觶以興；介則…坐受以興。退，皆拜送: a bow sending the cups that all of
+    those who brought them make (皆), naming no one, is to every one who took or received a cup
+    from them since they came forward (進), not only the last (to=賓,介?)."""
+    if not r.all_:
+        return False
+    done = False
+    for event in r.events:
+        if event.kind not in rl.words["send"] or event.marks.get("to") != "?":
+            continue
+        takers: list[str] = []
+        for _, earlier in reversed(r.ctx.history[-int(rl.word("within")) :]):
+            if earlier.agent == event.agent and earlier.kind in rl.words["forward"]:
+                break
+            if earlier.kind in rl.words["take"] and not set(earlier.agent) & set(event.agent):
+                takers[:0] = [p for p in earlier.agent if p not in takers]
+        else:
+            continue  # they came forward too long ago, or not at all
+        if len(takers) > 1 and set(event.fields["to"]) < set(takers):
+            event.set("to", tuple(takers), "?")
             done = True
     return done
 
@@ -2853,6 +2952,17 @@ def _washer(r: ClauseReader, event: Event, rl: Rule) -> tuple[str, ...]:
     if not r.all_of(event.agent, YL.Guest):
         return ()
     return (rl.word("host"),)
+
+
+def _mat_declined(r: ClauseReader, event: Event, rl: Rule) -> tuple[str, ...]:
+    """大夫辭加席, 卿辭重席, 公辭一席: a mat declined, naming no one, is declined to the host,
+    whose mats they are (主人), while he is a party of the rite; not the last other to act (鄉飲酒禮
+    若有諸公，則辭加席: the 大夫, to the 主人, not the 公 who came in before)."""
+    host = rl.word("host")
+    if event.kind not in rl.words["decline"] or host in event.agent or host not in r.ctx.parties:
+        return ()
+    mats = [t for t in event.fields.get("theme", ()) if t.endswith(rl.word("mat"))]
+    return (host,) if mats else ()
 
 
 def _paired(r: ClauseReader, event: Event) -> bool:
@@ -3014,11 +3124,18 @@ def served_one(r, subjects, rl) -> bool:
         theme = event.fields.get("theme", ())
         if event.kind not in rl.words["any-theme"] and not set(theme) & set(rl.words["dishes"]):
             continue  # (席 with no one named: the mat of the one just offered, as a dish)
-        served = _last_offered(r, rl, mat=event.kind in rl.words["mats"])
+        served = _last_offered(r, rl, mat=event.kind in rl.words["mats"]) or _said_of(r)
         if served and not set(served) & set(event.agent):
             event.set("to", served, "?")
             done = True
     return done
+
+
+def _said_of(r: ClauseReader) -> tuple[str, ...]:
+    """記 賓為苟敬，席于阼階之西…有脀: the one a 記 sentence opened by saying who he is (rule
+    ji-said-of) is the one its mats and dishes laid for no one are for."""
+    who, sentence = r.ctx.said_of
+    return who if sentence == r.ctx.sentence else ()
 
 
 def _last_offered(r: ClauseReader, rl: Rule, mat: bool = False) -> tuple[str, ...]:

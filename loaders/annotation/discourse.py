@@ -54,6 +54,7 @@ class Context:
     pending_at: int = 0  # the clause that left ``pending``
     pending_sentence: str = ""  # its sentence
     topic_role: tuple[str, ...] = ()  # X則…: the person the clause is about
+    said_of: tuple[tuple[str, ...], str] = ((), "")  # 記 賓為苟敬，…: who, and the sentence
     sentence_text: str = ""
     next_sentence_text: str = ""  # the next sentence of the paragraph (若賓，若長 after 唯公所賜)
     alternatives: tuple[str, ...] = ()  # the last 唯公所酬's alternatives (若賓，若長)
