@@ -472,6 +472,30 @@ def like(r, tokens, i, rl):
     return None
 
 
+@rule("place-beyond")
+def place_beyond(r, tokens, i, rl):
+    """于帷門之外, 于外門外, 于戶牖之間, 于醬湇間: right after 于, the words up to 外 or 間
+    ending the clause (places, things, a compass word, words the ontology does not name, 之
+    before the last) are one place as written, outside or between them: not the bare 門, nor
+    a thing handled."""
+    if r.prep is None or not i or tokens[i - 1].text not in rl.words["yu"]:
+        return None
+    span, last = tokens[i:-1], tokens[-1]
+    if last.text not in rl.words["beyond"] or last.kinds or not span:
+        return None
+    if span[-1].text in rl.words["of"]:
+        span = span[:-1]
+    if not span or len(span) > int(rl.word("longest")):
+        return None
+    for token in span:
+        if "role" in token.kinds or token.text in word_values("preposition"):
+            return None
+        if token.kinds and not token.kinds.keys() & {"place", "object", "direction"}:
+            return None
+    r.place_here(r.known_place("".join(t.text for t in tokens[i:])))
+    return len(tokens) - i
+
+
 @rule("compass-place")
 def compass_place(r, tokens, i, rl):
     """東堂, 西堂下: a compass word before a place is part of the place, as written (the
