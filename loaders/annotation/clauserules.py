@@ -1203,6 +1203,27 @@ def relative_then_facing(r, tokens, i, rl):
     return 4
 
 
+@rule("state-place")
+def state_place(r, tokens, i, rl):
+    """魚在牛南, 在車南, 賓之乘車在大門外西方: right after a state (在, no 于), ending the
+    clause, words the ontology does not name and a word of relative place, or a place and a
+    place, are one place as written, where the thing lies (at=牛南, at=大門外西方)."""
+    if r.prep is not None or not i or not r.events:
+        return None
+    state = r.events[-1]
+    if tokens[i - 1].of("action") != state.kind or not r.lex.has(state.kind, "state"):
+        return None
+    rest = tokens[i:]
+    if not 2 <= len(rest) <= int(rl.word("longest")):
+        return None
+    unnamed = not any(t.kinds for t in rest[:-1]) and rest[-1].text in word_class("relative")
+    places = len(rest) == 2 and all(t.kinds.keys() & {"place"} == t.kinds.keys() for t in rest)
+    if not (unnamed or places):
+        return None
+    state.set("at", (*state.fields.get("at", ()), r.known_place("".join(t.text for t in rest))))
+    return len(rest)
+
+
 @rule("place-within-place")
 def place_within_place(r, tokens, i, rl):
     """亨于門外東方: after 于, a place and a place right after it are one place as written (the
