@@ -1216,7 +1216,8 @@ def state_place(r, tokens, i, rl):
     rest = tokens[i:]
     if not 2 <= len(rest) <= int(rl.word("longest")):
         return None
-    unnamed = not any(t.kinds for t in rest[:-1]) and rest[-1].text in word_class("relative")
+    unnamed = not any(t.kinds or t.text in rl.words["its"] for t in rest[:-1])
+    unnamed = unnamed and rest[-1].text in word_class("relative")  # 篚在其南: rule its-side
     places = len(rest) == 2 and all(t.kinds.keys() & {"place"} == t.kinds.keys() for t in rest)
     if not (unnamed or places):
         return None
