@@ -3116,6 +3116,35 @@ def commanded_thing(r, subjects, rl) -> bool:
     return done
 
 
+@rule("used-for")
+def used_for(r, subjects, rl) -> bool:
+    """王使人皮弁用璧勞, 侯氏用束帛乘馬儐使者: 用 and the things right after it, before an act,
+    are what that act is done with, its theme (the 璧 he welcomes with, not a dress worn; the
+    silk and the team given in honour), as 以X before the act."""
+    tokens = tokenize(r.ctx.clause_text, r.lex)
+    done = False
+    for i, token in enumerate(tokens):
+        if token.text not in rl.words["use"]:
+            continue
+        j = i + 1
+        while j < len(tokens) and tokens[j].of("object") and not tokens[j].of("action"):
+            j += 1
+        act = tokens[j].of("action") if i + 1 < j < len(tokens) else None
+        event = next((e for e in r.events if e.kind == act and not e.modifier), None)
+        if event is None:
+            continue
+        things = tuple(t.of("object") for t in tokens[i + 1 : j])
+        for other in r.events:  # 皮弁用璧: the 璧 read as the dress's thing
+            kept = tuple(t for t in other.fields.get("theme", ()) if t not in things)
+            if other is not event and kept != other.fields.get("theme", kept):
+                other.unset("theme")
+                other.set("theme", kept)
+        event.unset("theme")
+        event.set("theme", things)
+        done = True
+    return done
+
+
 @rule("thing-in-name")
 def thing_in_name(r, subjects, rl) -> bool:
     """工左瑟, 朝服: an act whose name ends with the thing it handles (yl:namesThing) has that
