@@ -3175,8 +3175,14 @@ def thing_in_name(r, subjects, rl) -> bool:
 def _held(r, rl, index: int, within: int, doer: set) -> list:
     """The acts of the last ``within`` that left a thing in hand (not a thing itself only taken
     to be in hand), of anyone (doer empty) or the doer's (his agent or recipient; not the one a
-    thing is declined to, 辭一席: the host is not handed the mat)."""
-    recent = [e for _, e in r.ctx.history[-within:]] + r.events[:index]
+    thing is declined to, 辭一席: the host is not handed the mat). Anyone's thing from an
+    earlier paragraph only among the last few acts (宰右執鐙: not the 鼎 laid out before)."""
+    near = len(r.ctx.history) - int(rl.word("other-paragraph"))
+    recent = [
+        e
+        for n, (cid, e) in enumerate(r.ctx.history[-within:], max(0, len(r.ctx.history) - within))
+        if doer or paragraph_of(cid) == r.ctx.paragraph or n >= near
+    ] + r.events[:index]
 
     def party(e: Event) -> set:
         return set(e.agent) | set(() if e.kind in rl.words["addressed"] else e.fields.get("to", ()))
