@@ -1800,6 +1800,26 @@ def new_event(r, kind, tokens, i, rl) -> bool:
 # -- after the pass: the clause's events; each returns whether it changed them --------------
 
 
+@rule("target-middle")
+def target_middle(r, subjects, rl) -> bool:
+    """獲者…適左個，中亦如之: 中 opening a clause that names no one, just after acts at a
+    side of the target (左個, 右個; within the last two), is the middle of the target, where he does it again
+    (注: 至中若神在中), a place (at=侯中): not the tally-holder 中 as a thing."""
+    tokens = tokenize(r.ctx.clause_text, r.lex)
+    if subjects or not tokens or tokens[0].text not in rl.words["middle"] or not r.events:
+        return False
+    recent = [e for _, e in r.ctx.history[-int(rl.word("within")) :]]
+    there = {v for e in recent for k in ("dest", "at", "like") for v in e.fields.get(k, ())}
+    if not set(rl.words["sides"]) & there:
+        return False
+    for event in r.events:
+        kept = tuple(t for t in event.fields.get("theme", ()) if t not in rl.words["middle"])
+        event.unset("theme")
+        event.set("theme", kept)
+    r.events[0].set("at", (rl.word("place"),))
+    return True
+
+
 @rule("all-of-them")
 def all_of_them(r, subjects, rl) -> bool:
     """皆 with one who leads others (以X): all are agents, not one with the others."""
