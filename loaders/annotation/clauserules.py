@@ -1803,8 +1803,8 @@ def new_event(r, kind, tokens, i, rl) -> bool:
 @rule("target-middle")
 def target_middle(r, subjects, rl) -> bool:
     """獲者…適左個，中亦如之: 中 opening a clause that names no one, just after acts at a
-    side of the target (左個, 右個; within the last two), is the middle of the target, where he does it again
-    (注: 至中若神在中), a place (at=侯中): not the tally-holder 中 as a thing."""
+    side of the target (左個, 右個; within the last two), is the middle of the target, where
+    he does it again (注: 至中若神在中), a place (at=侯中): not the tally-holder 中 as a thing."""
     tokens = tokenize(r.ctx.clause_text, r.lex)
     if subjects or not tokens or tokens[0].text not in rl.words["middle"] or not r.events:
         return False
