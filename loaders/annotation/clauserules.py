@@ -1203,6 +1203,24 @@ def relative_then_facing(r, tokens, i, rl):
     return 4
 
 
+@rule("place-then-facing")
+def place_then_facing(r, tokens, i, rl):
+    """覲禮 階東北面再拜稽首, 有司徹 主人東楹東北面拜受爵: a place and two compass words before
+    面 is the place and the first (階東, as 西楹西北面 is read 西楹之西 and 北面), then the second
+    and 面, a facing: 面 needs a direction of its own (rule relative-then-facing)."""
+    token, after, nxt = tokens[i], _next(tokens, i), _next(tokens, i, 2)
+    if set(token.kinds) != {"place"} or token.text[-1] in word_class("relative"):
+        return None
+    if after is None or len(after.text) != 2 or not set(after.text) <= set(word_class("compass")):
+        return None
+    direction = r.lex.forms["direction"].get(after.text[1])
+    if not _has(nxt, rl.words["face"]) or direction is None:
+        return None
+    r.place_here(r.known_place(token.text + after.text[0]))
+    r.set_face(direction)
+    return 3
+
+
 @rule("state-place")
 def state_place(r, tokens, i, rl):
     """魚在牛南, 在車南, 賓之乘車在大門外西方: right after a state (在, no 于), ending the
