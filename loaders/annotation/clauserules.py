@@ -3199,10 +3199,19 @@ def thing_in_name(r, subjects, rl) -> bool:
             for form, kind in r.lex.forms["action"].items()
             if kind == event.kind and form in text and form in objects
         ]
+        named = [form for form, kind in r.lex.forms["action"].items() if kind == event.kind]
         thing = objects[max(written, key=len)] if written else None
-        thing = thing or next(
-            (t for k in range(1, len(event.kind)) if (t := objects.get(event.kind[k:]))),
-            None,
+        thing = (
+            thing
+            or next(  # 還璧, written for 還玉: the 璧 (its form's end, then its name's)
+                (
+                    t
+                    for name in [f for f in named if f in text] + [event.kind]
+                    for k in range(1, len(name))
+                    if (t := objects.get(name[k:]))
+                ),
+                None,
+            )
         )
         if thing:
             event.set("theme", thing)
