@@ -3183,6 +3183,30 @@ def used_for(r, subjects, rl) -> bool:
     return done
 
 
+@rule("thing-waits")
+def thing_waits(r, subjects, rl) -> bool:
+    """記 几，俟于東箱 / 燭俟于饌東: waiting (俟) said of things, named before it in the clause
+    or alone in the clause just before one that is only the waiting (its sentence, no act
+    since), naming no one, is where
+    the things are kept until used (注: 東箱…相翔待事之處): a state, 在, the things its theme."""
+    named, at, sentence = r.ctx.named_things
+    alone = r.ctx.clause_text.startswith(rl.words["wait"]) and len(r.events) == 1  # 俟于東箱
+    just_named = sentence == r.ctx.sentence and at == len(r.ctx.history)
+    things = tuple(r.topic) or (named if alone and just_named else ())
+    if subjects or not things:
+        return False
+    done = False
+    for event in r.events:
+        if event.kind in rl.words["wait"] and not event.agent:
+            event.kind = rl.word("state")
+            event.unset("theme")
+            event.set("theme", things)
+            event.unset("noagent")
+            event.fields["noagent"] = (rl.word("noagent"),)
+            done = True
+    return done
+
+
 @rule("thing-in-name")
 def thing_in_name(r, subjects, rl) -> bool:
     """工左瑟, 朝服: an act whose name ends with the thing it handles (yl:namesThing) has that
