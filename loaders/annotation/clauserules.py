@@ -3368,6 +3368,31 @@ def elided_act(r, subjects, rl) -> bool:
     return True
 
 
+@rule("set-out-too")
+def set_out_too(r, subjects, rl) -> bool:
+    """天子設斧依于戶牖之間，左右几 / 宰夫設筵，加席几: a clause that is only things (after a side
+    word, 左右), naming no one, right after an act of setting out that named its thing in the
+    sentence, is more things set out (設), by the same one: not a description."""
+    if subjects or r.at or r.face or r.before or not r.topic:
+        return False
+    tokens = tokenize(r.ctx.clause_text, r.lex)
+    rest = [t for t in tokens if t.text not in rl.words["sides"]]
+    if len(rest) != len(r.topic) or not all(set(t.kinds) == {"object"} for t in rest):
+        return False
+    last = r.ctx.last_act()
+    if last is None or sentence_of(last[0]) != r.ctx.sentence:
+        return False
+    if last[1].kind not in rl.words["after"] or not last[1].fields.get("theme"):
+        return False
+    event = r.new_event(rl.word("act"))
+    event.set("theme", tuple(r.topic))
+    if last[1].agent:
+        event.set("agent", last[1].agent, "^")
+    else:
+        event.no_doer()
+    return True
+
+
 @rule("dish-alone")
 def dish_alone(r, subjects, rl) -> bool:
     """胥薦主人于洗北，西面，脯醢 / 薦脯醢，折俎: a clause that is only a dish, after food was
