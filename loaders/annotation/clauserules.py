@@ -3207,6 +3207,40 @@ def thing_waits(r, subjects, rl) -> bool:
     return done
 
 
+@rule("jade-named")
+def jade_named(r, subjects, rl) -> bool:
+    """覲禮 遂執玉, 遂升受玉, 王撫玉; 聘禮 公側授宰玉: 玉 (jade, no term: the class of the jades)
+    right after an act that names no other thing is the jade last handled in the rite (the 璧
+    the king's envoy brings, 2.1.2 用璧勞; the 圭 of the mission), implied."""
+    tokens = tokenize(r.ctx.clause_text, r.lex)
+    jades = set(rl.words["jades"])
+    done = False
+    for i, token in enumerate(tokens[1:], 1):
+        act = tokens[i - 1].of("action")  # 授宰玉: a person between
+        if not act and i > 1 and tokens[i - 1].of("role"):
+            act = tokens[i - 2].of("action")
+        if token.text not in rl.words["jade"] or token.kinds or not act:
+            continue
+        nxt = tokens[i + 1] if i + 1 < len(tokens) else None
+        if nxt is not None and not nxt.kinds.keys() & {"action"}:
+            if nxt.text not in word_values("preposition"):
+                continue  # 奉玉錦束: jade and silk, a thing of its own
+        event = next((e for e in r.events if e.kind == act and "theme" not in e.fields), None)
+        last = next(
+            (
+                t
+                for _, e in reversed(r.ctx.history)
+                for t in e.fields.get("theme", ())
+                if t in jades
+            ),
+            None,
+        )
+        if event is not None and last:
+            event.set("theme", (last,), "?")
+            done = True
+    return done
+
+
 @rule("thing-in-name")
 def thing_in_name(r, subjects, rl) -> bool:
     """工左瑟, 朝服: an act whose name ends with the thing it handles (yl:namesThing) has that
