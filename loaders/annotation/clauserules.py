@@ -3563,6 +3563,7 @@ def place_of_last_act(r, subjects, rl) -> bool:
     last = last[1]
     # going (升…兩楹之間) or setting out (席工于西階上，少東): where it goes; else where it was done
     going = any(r.lex.has(last.kind, frame) for frame in ("goalObject", "unstatedAgent"))
+    going = going or "dest" in last.fields  # 牛羊豕陳于門内，西方: more of where they were laid
     ctx.pending = None
     event = Event("", modifier=True)
     event.set("dest" if going else "at", r.at)
