@@ -472,6 +472,30 @@ def like(r, tokens, i, rl):
     return None
 
 
+@rule("place-beyond")
+def place_beyond(r, tokens, i, rl):
+    """于帷門之外, 于外門外, 于戶牖之間, 于醬湇間: right after 于, the words up to 外 or 間
+    ending the clause (places, things, a compass word, words the ontology does not name, 之
+    before the last) are one place as written, outside or between them: not the bare 門, nor
+    a thing handled."""
+    if r.prep is None or not i or tokens[i - 1].text not in rl.words["yu"]:
+        return None
+    span, last = tokens[i:-1], tokens[-1]
+    if last.text not in rl.words["beyond"] or last.kinds or not span:
+        return None
+    if span[-1].text in rl.words["of"]:
+        span = span[:-1]
+    if not span or len(span) > int(rl.word("longest")):
+        return None
+    for token in span:
+        if "role" in token.kinds or token.text in word_values("preposition"):
+            return None
+        if token.kinds and not token.kinds.keys() & {"place", "object", "direction"}:
+            return None
+    r.place_here(r.known_place("".join(t.text for t in tokens[i:])))
+    return len(tokens) - i
+
+
 @rule("compass-place")
 def compass_place(r, tokens, i, rl):
     """東堂, 西堂下: a compass word before a place is part of the place, as written (the
@@ -1194,6 +1218,46 @@ def relative_then_facing(r, tokens, i, rl):
     return 4
 
 
+@rule("place-then-facing")
+def place_then_facing(r, tokens, i, rl):
+    """覲禮 階東北面再拜稽首, 有司徹 主人東楹東北面拜受爵: a place and two compass words before
+    面 is the place and the first (階東, as 西楹西北面 is read 西楹之西 and 北面), then the second
+    and 面, a facing: 面 needs a direction of its own (rule relative-then-facing)."""
+    token, after, nxt = tokens[i], _next(tokens, i), _next(tokens, i, 2)
+    if set(token.kinds) != {"place"} or token.text[-1] in word_class("relative"):
+        return None
+    if after is None or len(after.text) != 2 or not set(after.text) <= set(word_class("compass")):
+        return None
+    direction = r.lex.forms["direction"].get(after.text[1])
+    if not _has(nxt, rl.words["face"]) or direction is None:
+        return None
+    r.place_here(r.known_place(token.text + after.text[0]))
+    r.set_face(direction)
+    return 3
+
+
+@rule("state-place")
+def state_place(r, tokens, i, rl):
+    """魚在牛南, 在車南, 賓之乘車在大門外西方: right after a state (在, no 于), ending the
+    clause, words the ontology does not name and a word of relative place, or a place and a
+    place, are one place as written, where the thing lies (at=牛南, at=大門外西方)."""
+    if r.prep is not None or not i or not r.events:
+        return None
+    state = r.events[-1]
+    if tokens[i - 1].of("action") != state.kind or not r.lex.has(state.kind, "state"):
+        return None
+    rest = tokens[i:]
+    if not 2 <= len(rest) <= int(rl.word("longest")):
+        return None
+    unnamed = not any(t.kinds or t.text in rl.words["its"] for t in rest[:-1])
+    unnamed = unnamed and rest[-1].text in word_class("relative")  # 篚在其南: rule its-side
+    places = len(rest) == 2 and all(t.kinds.keys() & {"place"} == t.kinds.keys() for t in rest)
+    if not (unnamed or places):
+        return None
+    state.set("at", (*state.fields.get("at", ()), r.known_place("".join(t.text for t in rest))))
+    return len(rest)
+
+
 @rule("place-within-place")
 def place_within_place(r, tokens, i, rl):
     """亨于門外東方: after 于, a place and a place right after it are one place as written (the
@@ -1792,6 +1856,26 @@ def one_of_those(r, subjects, rl) -> bool:
             event.set("agent", carried)
             done = True
     return done
+
+
+@rule("target-middle")
+def target_middle(r, subjects, rl) -> bool:
+    """獲者…適左個，中亦如之: 中 opening a clause that names no one, just after acts at a
+    side of the target (左個, 右個; within the last two), is the middle of the target, where
+    he does it again (注: 至中若神在中), a place (at=侯中): not the tally-holder 中 as a thing."""
+    tokens = tokenize(r.ctx.clause_text, r.lex)
+    if subjects or not tokens or tokens[0].text not in rl.words["middle"] or not r.events:
+        return False
+    recent = [e for _, e in r.ctx.history[-int(rl.word("within")) :]]
+    there = {v for e in recent for k in ("dest", "at", "like") for v in e.fields.get(k, ())}
+    if not set(rl.words["sides"]) & there:
+        return False
+    for event in r.events:
+        kept = tuple(t for t in event.fields.get("theme", ()) if t not in rl.words["middle"])
+        event.unset("theme")
+        event.set("theme", kept)
+    r.events[0].set("at", (rl.word("place"),))
+    return True
 
 
 @rule("all-of-them")
@@ -3226,6 +3310,93 @@ def commanded_thing(r, subjects, rl) -> bool:
     return done
 
 
+@rule("used-for")
+def used_for(r, subjects, rl) -> bool:
+    """王使人皮弁用璧勞, 侯氏用束帛乘馬儐使者: 用 and the things right after it, before an act,
+    are what that act is done with, its theme (the 璧 he welcomes with, not a dress worn; the
+    silk and the team given in honour), as 以X before the act."""
+    tokens = tokenize(r.ctx.clause_text, r.lex)
+    done = False
+    for i, token in enumerate(tokens):
+        if token.text not in rl.words["use"]:
+            continue
+        j = i + 1
+        while j < len(tokens) and tokens[j].of("object") and not tokens[j].of("action"):
+            j += 1
+        act = tokens[j].of("action") if i + 1 < j < len(tokens) else None
+        event = next((e for e in r.events if e.kind == act and not e.modifier), None)
+        if event is None:
+            continue
+        things = tuple(t.of("object") for t in tokens[i + 1 : j])
+        for other in r.events:  # 皮弁用璧: the 璧 read as the dress's thing
+            kept = tuple(t for t in other.fields.get("theme", ()) if t not in things)
+            if other is not event and kept != other.fields.get("theme", kept):
+                other.unset("theme")
+                other.set("theme", kept)
+        event.unset("theme")
+        event.set("theme", things)
+        done = True
+    return done
+
+
+@rule("thing-waits")
+def thing_waits(r, subjects, rl) -> bool:
+    """記 几，俟于東箱 / 燭俟于饌東: waiting (俟) said of things, named before it in the clause
+    or alone in the clause just before one that is only the waiting (its sentence, no act
+    since), naming no one, is where
+    the things are kept until used (注: 東箱…相翔待事之處): a state, 在, the things its theme."""
+    named, at, sentence = r.ctx.named_things
+    alone = r.ctx.clause_text.startswith(rl.words["wait"]) and len(r.events) == 1  # 俟于東箱
+    just_named = sentence == r.ctx.sentence and at == len(r.ctx.history)
+    things = tuple(r.topic) or (named if alone and just_named else ())
+    if subjects or not things:
+        return False
+    done = False
+    for event in r.events:
+        if event.kind in rl.words["wait"] and not event.agent:
+            event.kind = rl.word("state")
+            event.unset("theme")
+            event.set("theme", things)
+            event.unset("noagent")
+            event.fields["noagent"] = (rl.word("noagent"),)
+            done = True
+    return done
+
+
+@rule("jade-named")
+def jade_named(r, subjects, rl) -> bool:
+    """覲禮 遂執玉, 遂升受玉, 王撫玉; 聘禮 公側授宰玉: 玉 (jade, no term: the class of the jades)
+    right after an act that names no other thing is the jade last handled in the rite (the 璧
+    the king's envoy brings, 2.1.2 用璧勞; the 圭 of the mission), implied."""
+    tokens = tokenize(r.ctx.clause_text, r.lex)
+    jades = set(rl.words["jades"])
+    done = False
+    for i, token in enumerate(tokens[1:], 1):
+        act = tokens[i - 1].of("action")  # 授宰玉: a person between
+        if not act and i > 1 and tokens[i - 1].of("role"):
+            act = tokens[i - 2].of("action")
+        if token.text not in rl.words["jade"] or token.kinds or not act:
+            continue
+        nxt = tokens[i + 1] if i + 1 < len(tokens) else None
+        if nxt is not None and not nxt.kinds.keys() & {"action"}:
+            if nxt.text not in word_values("preposition"):
+                continue  # 奉玉錦束: jade and silk, a thing of its own
+        event = next((e for e in r.events if e.kind == act and "theme" not in e.fields), None)
+        last = next(
+            (
+                t
+                for _, e in reversed(r.ctx.history)
+                for t in e.fields.get("theme", ())
+                if t in jades
+            ),
+            None,
+        )
+        if event is not None and last:
+            event.set("theme", (last,), "?")
+            done = True
+    return done
+
+
 @rule("thing-in-name")
 def thing_in_name(r, subjects, rl) -> bool:
     """工左瑟, 朝服: an act whose name ends with the thing it handles (yl:namesThing) has that
@@ -3242,10 +3413,19 @@ def thing_in_name(r, subjects, rl) -> bool:
             for form, kind in r.lex.forms["action"].items()
             if kind == event.kind and form in text and form in objects
         ]
+        named = [form for form, kind in r.lex.forms["action"].items() if kind == event.kind]
         thing = objects[max(written, key=len)] if written else None
-        thing = thing or next(
-            (t for k in range(1, len(event.kind)) if (t := objects.get(event.kind[k:]))),
-            None,
+        thing = (
+            thing
+            or next(  # 還璧, written for 還玉: the 璧 (its form's end, then its name's)
+                (
+                    t
+                    for name in [f for f in named if f in text] + [event.kind]
+                    for k in range(1, len(name))
+                    if (t := objects.get(name[k:]))
+                ),
+                None,
+            )
         )
         if thing:
             event.set("theme", thing)
@@ -3256,8 +3436,14 @@ def thing_in_name(r, subjects, rl) -> bool:
 def _held(r, rl, index: int, within: int, doer: set) -> list:
     """The acts of the last ``within`` that left a thing in hand (not a thing itself only taken
     to be in hand), of anyone (doer empty) or the doer's (his agent or recipient; not the one a
-    thing is declined to, 辭一席: the host is not handed the mat)."""
-    recent = [e for _, e in r.ctx.history[-within:]] + r.events[:index]
+    thing is declined to, 辭一席: the host is not handed the mat). Anyone's thing from an
+    earlier paragraph only among the last few acts (宰右執鐙: not the 鼎 laid out before)."""
+    near = len(r.ctx.history) - int(rl.word("other-paragraph"))
+    recent = [
+        e
+        for n, (cid, e) in enumerate(r.ctx.history[-within:], max(0, len(r.ctx.history) - within))
+        if doer or paragraph_of(cid) == r.ctx.paragraph or n >= near
+    ] + r.events[:index]
 
     def party(e: Event) -> set:
         return set(e.agent) | set(() if e.kind in rl.words["addressed"] else e.fields.get("to", ()))
@@ -3369,6 +3555,31 @@ def elided_act(r, subjects, rl) -> bool:
     event.set("to", subjects)
     if "cond" in last.fields and "cond" not in event.fields:
         event.fields["cond"] = last.fields["cond"]  # 若中，則…釋一算，上射于右: still if a hit
+    return True
+
+
+@rule("set-out-too")
+def set_out_too(r, subjects, rl) -> bool:
+    """天子設斧依于戶牖之間，左右几 / 宰夫設筵，加席几: a clause that is only things (after a side
+    word, 左右), naming no one, right after an act of setting out that named its thing in the
+    sentence, is more things set out (設), by the same one: not a description."""
+    if subjects or r.at or r.face or r.before or not r.topic:
+        return False
+    tokens = tokenize(r.ctx.clause_text, r.lex)
+    rest = [t for t in tokens if t.text not in rl.words["sides"]]
+    if len(rest) != len(r.topic) or not all(set(t.kinds) == {"object"} for t in rest):
+        return False
+    last = r.ctx.last_act()
+    if last is None or sentence_of(last[0]) != r.ctx.sentence:
+        return False
+    if last[1].kind not in rl.words["after"] or not last[1].fields.get("theme"):
+        return False
+    event = r.new_event(rl.word("act"))
+    event.set("theme", tuple(r.topic))
+    if last[1].agent:
+        event.set("agent", last[1].agent, "^")
+    else:
+        event.no_doer()
     return True
 
 
@@ -3508,6 +3719,7 @@ def place_of_last_act(r, subjects, rl) -> bool:
     last = last[1]
     # going (升…兩楹之間) or setting out (席工于西階上，少東): where it goes; else where it was done
     going = any(r.lex.has(last.kind, frame) for frame in ("goalObject", "unstatedAgent"))
+    going = going or "dest" in last.fields  # 牛羊豕陳于門内，西方: more of where they were laid
     ctx.pending = None
     event = Event("", modifier=True)
     event.set("dest" if going else "at", r.at)
