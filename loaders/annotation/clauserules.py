@@ -1208,14 +1208,20 @@ def relative_then_facing(r, tokens, i, rl):
     token, of, after, nxt = tokens[i], _next(tokens, i), _next(tokens, i, 2), _next(tokens, i, 3)
     if not (token.kinds.keys() & {"role", "object", "place"} and _has(of, rl.words["of"])):
         return None
+    return 4 if _place_and_facing(r, token.text + of.text, after, nxt, rl) else None
+
+
+def _place_and_facing(r, place: str, after, nxt, rl) -> bool:
+    """Two compass words (``after``) before 面 (``nxt``): the first closes the place begun by
+    ``place``, the second and 面 are the facing; set both."""
     if after is None or len(after.text) != 2 or not set(after.text) <= set(word_class("compass")):
-        return None
+        return False
     direction = r.lex.forms["direction"].get(after.text[1])
     if not _has(nxt, rl.words["face"]) or direction is None:
-        return None
-    r.place_here(r.known_place(token.text + of.text + after.text[0]))
+        return False
+    r.place_here(r.known_place(place + after.text[0]))
     r.set_face(direction)
-    return 4
+    return True
 
 
 @rule("place-then-facing")
@@ -1226,14 +1232,7 @@ def place_then_facing(r, tokens, i, rl):
     token, after, nxt = tokens[i], _next(tokens, i), _next(tokens, i, 2)
     if set(token.kinds) != {"place"} or token.text[-1] in word_class("relative"):
         return None
-    if after is None or len(after.text) != 2 or not set(after.text) <= set(word_class("compass")):
-        return None
-    direction = r.lex.forms["direction"].get(after.text[1])
-    if not _has(nxt, rl.words["face"]) or direction is None:
-        return None
-    r.place_here(r.known_place(token.text + after.text[0]))
-    r.set_face(direction)
-    return 3
+    return 3 if _place_and_facing(r, token.text, after, nxt, rl) else None
 
 
 @rule("state-place")
@@ -3841,15 +3840,18 @@ def _after_persons(r) -> bool:
 def _row_next(r, rl) -> bool:
     """The next clause of the sentence is only a facing and an end of honour (東面北上)."""
     rest = r.ctx.rest_of_sentence
-    if not rest:
+    if not rest or not _only_facing(r, rest[0], rl):
         return False
     tokens = tokenize(rest[0], r.lex)
     marks = rl.words["facing-marks"]
-    return (
-        any(t.text == marks[-1] for t in tokens)
-        and any(t.of("direction") for t in tokens)
-        and all(t.of("direction") or t.text in marks for t in tokens)
-    )
+    return any(t.text == marks[-1] for t in tokens) and any(t.of("direction") for t in tokens)
+
+
+def _only_facing(r, text: str, rl) -> bool:
+    """Is this clause only a facing (directions and 面, 上: 東面北上)?"""
+    tokens = tokenize(text, r.lex)
+    marks = rl.words["facing-marks"]
+    return bool(tokens) and all(t.of("direction") or t.text in marks for t in tokens)
 
 
 @rule("placed-row")
@@ -3859,6 +3861,12 @@ def placed_row(r, subjects, rl) -> bool:
     for a verb, nor the facing added to the act before (諸公卿大夫皆入門右)."""
     if not subjects or not r.at or r.face or r.topic or r.before or not _row_next(r, rl):
         return False
+    return _are_there(r, subjects, rl)
+
+
+def _are_there(r, subjects, rl) -> bool:
+    """The persons of a clause with no verb are where it says (在): their event, and no
+    subject left waiting for a verb."""
     r.new_event(rl.word("act")).set("agent", subjects)
     r.ctx.pending = None
     return True
@@ -3905,13 +3913,9 @@ def persons_then_place(r, subjects, rl) -> bool:
         return False
     if any(t.of("role") or t.of("action") for t in place):
         return False
-    facing = tokenize(rest[1], r.lex)
-    marks = rl.words["facing-marks"]
-    if not facing or not all(t.of("direction") or t.text in marks for t in facing):
+    if not _only_facing(r, rest[1], rl):
         return False
-    r.new_event(rl.word("act")).set("agent", subjects)
-    r.ctx.pending = None
-    return True
+    return _are_there(r, subjects, rl)
 
 
 @rule("place-after-persons")

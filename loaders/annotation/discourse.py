@@ -660,20 +660,17 @@ def unanswered_goes_on(reader, event, text, rl) -> bool:
     """使者不答拜。遂執玉，三揖: one who does not answer a bow (答拜 denied), then (遂) an act
     naming no one: he goes on himself, the turn not going back to the one who bowed (rule
     turn-goes-back), as it does without 遂 (主人…再拜，賓不答拜。揖入: the host leads in)."""
-    ctx = reader.ctx
-    last = ctx.history[-1][1] if ctx.history else None
-    if (
-        last is None
-        or not text.startswith(rl.words["then"])
-        or last.kind not in rl.words["bow-answer"]
-        or last.get("neg") != "1"
-        or not last.agent
-        or not ctx.answered
-        or reader.is_a(event.kind, *rl.words["speech"])
-    ):
-        return False
-    event.set("agent", last.agent, "^")
-    return True
+    return _last_goes_on(
+        reader,
+        event,
+        rl,
+        lambda last: (
+            text.startswith(rl.words["then"])
+            and last.kind in rl.words["bow-answer"]
+            and last.get("neg") == "1"
+            and bool(reader.ctx.answered)
+        ),
+    )
 
 
 @rule("reply-goes-on")
@@ -681,15 +678,17 @@ def reply_goes_on(reader, event, text, rl) -> bool:
     """主人對曰：「…敢不敬從。」出迎于門外: one who replied in words (對), consenting or not, does
     what comes next himself, in the next sentence too; the turn does not go back to the one
     he answered, as it does after a bow answered or a grant (rule turn-goes-back)."""
-    ctx = reader.ctx
-    last = ctx.history[-1][1] if ctx.history else None
-    if (
-        last is None
-        or last.kind not in rl.words["reply"]
-        or not last.agent
-        or not ctx.new_sentence
-        or reader.is_a(event.kind, *rl.words["speech"])
-    ):
+    return _last_goes_on(
+        reader, event, rl, lambda last: last.kind in rl.words["reply"] and reader.ctx.new_sentence
+    )
+
+
+def _last_goes_on(reader, event, rl, goes_on) -> bool:
+    """The one who did the last act does this one (no speech act), if ``goes_on(last)``."""
+    last = reader.ctx.history[-1][1] if reader.ctx.history else None
+    if last is None or not last.agent or reader.is_a(event.kind, *rl.words["speech"]):
+        return False
+    if not goes_on(last):
         return False
     event.set("agent", last.agent, "^")
     return True
