@@ -1862,8 +1862,10 @@ def target_middle(r, subjects, rl) -> bool:
     """獲者…適左個，中亦如之: 中 opening a clause that names no one, just after acts at a
     side of the target (左個, 右個; within the last two), is the middle of the target, where
     he does it again (注: 至中若神在中), a place (at=侯中): not the tally-holder 中 as a thing."""
+    if subjects or not r.events or not r.ctx.clause_text.startswith(tuple(rl.words["middle"])):
+        return False
     tokens = tokenize(r.ctx.clause_text, r.lex)
-    if subjects or not tokens or tokens[0].text not in rl.words["middle"] or not r.events:
+    if not tokens or tokens[0].text not in rl.words["middle"]:
         return False
     recent = [e for _, e in r.ctx.history[-int(rl.word("within")) :]]
     there = {v for e in recent for k in ("dest", "at", "like") for v in e.fields.get(k, ())}
@@ -2334,6 +2336,8 @@ def homage_to_ruler(r, subjects, rl) -> bool:
     one who last took a cup from him (若飲公，則侍射者降…降拜: not the 執爵者). The ruler is the
     first ruler to act in the rite (覲禮 天子; 燕禮 公), or where none of them is there, the one
     ruler who is (士相見禮 君)."""
+    if not any(r.lex.has(e.kind, "toRuler") or e.kind == rl.word("bow") for e in r.events):
+        return False  # (the clause first: the ruler of the rite is looked for after)
     ruler = rite_ruler(r.ctx, rl.words["ruler"])
     if ruler is None:
         rulers = sorted(p for p in r.ctx.parties if r.all_of((p,), YL.Ruler))
@@ -2536,6 +2540,11 @@ def addressee_of_rule(r, subjects, rl) -> bool:
     """凡自稱于君，士大夫則曰下臣: a paragraph that opens with a rule of conduct toward someone
     (凡 + act + 于 + ROLE) names the one its words, requests and reports naming no one are
     addressed to (凡侍坐于君子…以食具告 → to=君子?), unless he speaks them himself."""
+    speech = [
+        e for e in r.events if e.kind in rl.words["says"] or r.is_a(e.kind, rl.word("speech"))
+    ]
+    if not speech:
+        return False  # (first the clause's own acts: the paragraph's opening is looked up after)
     first = next((t for c, t in r.ctx.texts.items() if paragraph_of(c) == r.ctx.paragraph), "")
     if not first.startswith(rl.word("every")) or first == r.ctx.clause_text:
         return False
@@ -2549,9 +2558,7 @@ def addressee_of_rule(r, subjects, rl) -> bool:
         None,
     )
     done = False
-    for event in r.events if addressee else ():
-        if not (event.kind in rl.words["says"] or r.is_a(event.kind, rl.word("speech"))):
-            continue
+    for event in speech if addressee else ():
         if event.agent == (addressee,) and event.marks.get("agent") == "^":
             if not r.lex.has(event.kind, "contentFollows"):
                 continue  # 君子…問日之早晏: he asks, carried
@@ -2985,6 +2992,8 @@ def content_subject(r, subjects, rl) -> bool:
     """命三耦及衆射者勝者皆袒決遂執張弓: after those commanded, a role right before 皆 and an act,
     with no 及 or 與 joining it to them, is who does what is commanded (the winners bare their
     arms), not one more commanded."""
+    if not any(w in r.ctx.clause_text for w in rl.words["all"]):
+        return False
     tokens = tokenize(r.ctx.clause_text, r.lex)
     done = False
     for k in range(2, len(tokens) - 1):
@@ -3243,6 +3252,8 @@ def _last_offered(r: ClauseReader, rl: Rule, mat: bool = False) -> tuple[str, ..
 def from_the_dishes(r, subjects, rl) -> bool:
     """辯有脯醢。不祭: an offering (祭) naming nothing, just after a clause that says the dishes
     each one has (有X), is from those dishes (注: 衆工…不祭脯醢), implied."""
+    if not any(e.kind in rl.words["acts"] and "theme" not in e.fields for e in r.events):
+        return False
     clause_before = r.ctx.clause_before()
     if clause_before is None:
         return False
@@ -3314,6 +3325,8 @@ def used_for(r, subjects, rl) -> bool:
     """王使人皮弁用璧勞, 侯氏用束帛乘馬儐使者: 用 and the things right after it, before an act,
     are what that act is done with, its theme (the 璧 he welcomes with, not a dress worn; the
     silk and the team given in honour), as 以X before the act."""
+    if not any(w in r.ctx.clause_text for w in rl.words["use"]):
+        return False
     tokens = tokenize(r.ctx.clause_text, r.lex)
     done = False
     for i, token in enumerate(tokens):
@@ -3367,6 +3380,8 @@ def jade_named(r, subjects, rl) -> bool:
     """覲禮 遂執玉, 遂升受玉, 王撫玉; 聘禮 公側授宰玉: 玉 (jade, no term: the class of the jades)
     right after an act that names no other thing is the jade last handled in the rite (the 璧
     the king's envoy brings, 2.1.2 用璧勞; the 圭 of the mission), implied."""
+    if not any(w in r.ctx.clause_text for w in rl.words["jade"]):
+        return False
     tokens = tokenize(r.ctx.clause_text, r.lex)
     jades = set(rl.words["jades"])
     done = False
@@ -3879,6 +3894,8 @@ def back_to(r, subjects, rl) -> bool:
     the act after it in the sentence; not when an act follows in the next clause (贊者負東房，
     告備于公: the subject and place of that act), nor 負侯 (an act of its own)."""
     ctx = r.ctx
+    if rl.word("back") not in r.text:
+        return False
     tokens = tokenize(r.text, r.lex)
     at = next((k for k, t in enumerate(tokens) if t.text == rl.word("back") and not t.kinds), None)
     if at is None or any(t.of("action") or t.of("direction") for t in tokens):
