@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import csv
 import sys
+from bisect import bisect_left, bisect_right
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from functools import cache
@@ -63,11 +64,7 @@ class Retired:
 
     published: Published
     replaced_by: tuple[str, ...]
-    start: int = -1  # where its first character is in the text now (-1: the offset published)
-
-    @property
-    def now_at(self) -> int:
-        return self.start if self.start >= 0 else self.published.start
+    start: int  # where its first character is in the text now (moved by a correction)
 
     @property
     def id(self) -> str:
@@ -130,16 +127,23 @@ def stable_ids(
             taken[edition_id] = final
     final_of = {edition_id: taken.get(edition_id, edition_id) for _, edition_id, _, _ in new}
     in_use = set(final_of.values())
+    # the passages of a level, in text order, do not overlap: their starts and ends both rise
+    by_level: dict[str, list[tuple[int, int, str]]] = {}
+    for level, edition_id, start, end in sorted(new, key=lambda n: n[2]):
+        by_level.setdefault(level, []).append((start, end, final_of[edition_id]))
+    bounds = {
+        level: ([s for s, _, _ in row], [e for _, e, _ in row]) for level, row in by_level.items()
+    }
     retired = []
     for p, at in zip(published, placed, strict=True):
         if p.id in in_use:
             continue
-        overlapping = tuple(
-            final_of[edition_id]
-            for level, edition_id, start, end in sorted(new, key=lambda n: n[2])
-            if level == p.level and start < max(at.end, at.start + 1) and at.start < end
-        )
-        retired.append(Retired(p, overlapping, at.start))
+        row = by_level.get(p.level, [])
+        starts, ends = bounds.get(p.level, ([], []))
+        # those overlapping its span (a span emptied by the correction: the one holding it)
+        first = bisect_right(ends, at.start)
+        last = bisect_left(starts, max(at.end, at.start + 1))
+        retired.append(Retired(p, tuple(pid for _, _, pid in row[first:last]), at.start))
     return taken, retired
 
 
