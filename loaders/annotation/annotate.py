@@ -704,6 +704,7 @@ def _begin_clause(pid: str, text: str, lexicon: Lexicon, ctx: Context) -> None:
     paragraph = paragraph_of(pid)
     sentence = sentence_of(pid)
     ctx.texts[pid] = text
+    ctx.openings.setdefault(paragraph, text)
     if paragraph != ctx.paragraph:
         ctx.paragraph = paragraph
         ctx.paragraph_has_agent = False
@@ -755,7 +756,7 @@ def _condition(pid: str, text: str, lexicon: Lexicon, ctx: Context) -> None:
         ctx.agent = tuple(roles)  # (公有命，則不易不洗: the 公 only commands)
     elif not roles:  # 若賓諸公卿大夫不勝，則不降: they stay (rule condition-subject)
         ctx.cond_subject = _condition_subject(text.partition(if_)[2], lexicon, ctx)
-    if _done_to_unnamed(tokenize(text, lexicon)):
+    if one_word("genitive") in text and _done_to_unnamed(tokenize(text, lexicon)):
         ctx.agent = ctx.positive_agent = ctx.cond_subject = ()  # 若君賜之食 (unnamed-one-acts)
         ctx.unnamed_party = True
 
@@ -894,9 +895,7 @@ def _generic_condition(pid: str, text: str, lexicon: Lexicon, ctx: Context) -> b
     if not any(pid.startswith(part) and word in text for word, part in generic.items()):
         return False  # (cheap: before tokenizing every clause of the book)
     tokens = tokenize(text, lexicon)
-    named = len(
-        leading_roles(tokens)
-    )  # 記 司正既舉觶，而薦諸其位: the persons before a temporal 既
+    named = len(leading_roles(tokens))  # 記 司正既舉觶，而薦諸其位: the persons before 既
     rest = "".join(t.text for t in tokens[named:])
     if named and not rest.startswith(one_word("perfective")):
         return False

@@ -2544,8 +2544,8 @@ def addressee_of_rule(r, subjects, rl) -> bool:
         e for e in r.events if e.kind in rl.words["says"] or r.is_a(e.kind, rl.word("speech"))
     ]
     if not speech:
-        return False  # (first the clause's own acts: the paragraph's opening is looked up after)
-    first = next((t for c, t in r.ctx.texts.items() if paragraph_of(c) == r.ctx.paragraph), "")
+        return False
+    first = r.ctx.openings.get(r.ctx.paragraph, "")
     if not first.startswith(rl.word("every")) or first == r.ctx.clause_text:
         return False
     tokens = tokenize(first, r.lex)

@@ -74,6 +74,7 @@ class Context:
     open_command: tuple[Event, str, int] | None = None  # a 命 naming no one: paragraph, clause
     open_request: tuple[Event, str, int] | None = None  # a 請 to no one named: paragraph, clause
     texts: dict[str, str] = field(default_factory=dict)  # clause id → text, of the clauses read
+    openings: dict[str, str] = field(default_factory=dict)  # paragraph → its first clause read
     chosen: tuple[str, ...] = ()  # 唯公所酬: the one the 公 chose, until another is named
     asked: tuple[Event, tuple[str, ...]] | None = None  # 請致者: the request, the men asked for
     command_content: tuple[Event, str, str] | None = None  # 命勝者執張弓: 命, 執, its sentence
