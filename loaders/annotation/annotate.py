@@ -42,6 +42,9 @@ from yili_kg.loaders.terms.lexicon import Lexicon, default_lexicon
 from yili_kg.loaders.terms.tokens import Token, leading_roles, tokenize  # noqa: F401 (tokens)
 from yili_kg.loaders.witnesses.texts import Passage, recut
 
+#: the chapter's title (鄉射之禮, 士相見之禮), the first clause of every rite: no event
+TITLE_CLAUSE = "jing/1.1.1"
+
 
 class ClauseReader:
     """Reads one clause into events (a left-to-right pass over its tokens)."""
@@ -1037,8 +1040,8 @@ def _annotate(clauses, lexicon: Lexicon, notes=None):
     _NEXT_CLAUSE.update((a.id, b) for a, b in zip(clauses, list(clauses)[1:], strict=False))
     ctx = Context()
     for clause in clauses:
-        if clause.id in ("jing/1.1.1",) or clause.level == "heading":
-            if clause.id == "jing/1.1.1":  # 士相見之禮: whose rite it is (rule unnamed-one-acts)
+        if clause.id == TITLE_CLAUSE or clause.level == "heading":
+            if clause.id == TITLE_CLAUSE:  # 士相見之禮: whose rite it is (rule unnamed-one-acts)
                 ctx.title_roles = _title_roles(clause.text, lexicon)
             yield Record(clause.id, clause.text, [], reason="title"), []
             continue
@@ -1084,7 +1087,7 @@ def example_clauses(example: str) -> tuple[list[ExampleClause], dict[str, tuple[
     clauses, paragraph, sentence, clause, depth, current = [], 2, 1, 1, 0, ""
     if example.startswith("《"):  # 《士相見之禮》: the rite's title, its first clause
         title, _, example = example[1:].partition("》")
-        clauses.append(ExampleClause("jing/1.1.1", title))
+        clauses.append(ExampleClause(TITLE_CLAUSE, title))
     # 曰：「…。」 ends its sentence with the quotation, as the punctuated edition writes it
     for char in example.replace("。」", "。」。") + "。":
         depth += {"「": 1, "」": -1, "〔": 1, "〕": -1}.get(char, 0)
