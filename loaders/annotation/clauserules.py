@@ -1629,9 +1629,12 @@ def up_or_down(r, tokens, i, rl):
 @rule("side-of-state")
 def side_of_state(r, tokens, i, rl):
     """上射在左, 卦者在左, 主人在右: a side (左, 右) right after a state (在) is where one is, a
-    place as written (at=左)."""
+    place as written (at=左); so is a compass word alone ending the clause (罍水在東, 酒在北 →
+    at=北: where the thing stands, 注: 玄酒在西，上也; convention settled 2026-12-06)."""
     token = tokens[i]
-    if token.text not in rl.words["sides"] or token.kinds or not r.events or i == 0:
+    compass = token.of("direction") and i + 1 == len(tokens)
+    side = token.text in rl.words["sides"] and not token.kinds
+    if not r.events or i == 0 or not (compass or side):
         return None
     if tokens[i - 1].of("action") != r.events[-1].kind or not r.lex.has(r.events[-1].kind, "state"):
         return None
