@@ -2358,7 +2358,7 @@ def homage_to_ruler(r, subjects, rl) -> bool:
             if bow is None or bow.agent != event.agent or not r.is_a(bow.kind, rl.word("bow")):
                 continue
             if "to" not in bow.fields or bow.marks.get("to") == "?":
-                done = done or bow.get("to") != ruler
+                done = True  # (also where an earlier rule found the ruler: 升聽命，降拜)
                 bow.set("to", ruler, "?")
     return done
 
@@ -2962,6 +2962,30 @@ def declined_bow(r, subjects, rl) -> bool:
         if bowed and not set(bowed) & set(event.agent):
             event.set("to", bowed, "?")
             done = True
+    return done
+
+
+@rule("heard-above")
+def heard_above(r, subjects, rl) -> bool:
+    """侯氏升聽命, 賓…升聽命: going up to hear (升聽命), naming no one heard, is hearing the one
+    on the hall whose word it is: the last other person to act, not an officer who only carries
+    or speaks it (覲禮 使者…先升。侯氏升聽命 → `聽 to=使者?`, 注: 使者東面致命，侯氏東階上西面聽之;
+    公食大夫禮 擯者進相幣。賓降辭幣，升聽命 → `to=公?`, 注: 主國君又命之升; convention settled
+    2026-12-06)."""
+    done = False
+    for event in r.events:
+        if event.kind not in rl.words["hear"] or "to" in event.fields or not event.agent:
+            continue
+        if not any(e.kind in rl.words["up"] and e.agent == event.agent for e in r.events):
+            continue
+        mine = set(event.agent)
+        for _, earlier in reversed(r.ctx.history[-int(rl.word("within")) :]):
+            agents = set(earlier.agent)
+            if not agents or agents & mine or r.officiants(earlier.agent):
+                continue
+            event.set("to", tuple(earlier.agent), "?")
+            done = True
+            break
     return done
 
 
