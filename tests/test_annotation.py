@@ -174,6 +174,21 @@ def test_a_bow_just_before_receiving_the_cup_is_to_the_one_who_gives_it():
     assert events == "拜 agent=衆賓 to=主人? neg=1" and "bow-to-offerer" in rules
 
 
+def test_words_answered_by_one_the_zhu_names_were_said_to_him():
+    # rule commanded-answers (convention settled 2026-12-06): 燕禮 the messenger's invitation is
+    # said to the 上介 who comes out and answers it (注: 上介出答主國使者辭也), not to the envoy
+    from yili_kg.loaders.annotation.annotate import _annotate, example_clauses
+
+    clauses, notes = example_clauses(
+        "公與客燕。曰：「寡君有不腆之酒」〔注：君使人戒客辭也〕。"
+        "對曰：「寡君君之私也」〔注：上介出答主國使者辭也〕"
+    )
+    read = list(_annotate(clauses, default_lexicon(), notes))
+    said, answer = read[1][0], read[2][0]
+    assert format_events(said.events) == "曰 agent=人? to=上介? say=寡君有不腆之酒"
+    assert "commanded-answers" in read[2][1] and answer.events[0].get("to") == "人"
+
+
 def test_a_ji_sentence_about_who_one_is_carries_him_to_its_acts():
     # rule ji-said-of: 燕禮 記 賓為苟敬 … 不嚌肺，不啐酒: the 賓 does not taste, not no one
     from yili_kg.loaders.annotation.annotate import annotate_example
