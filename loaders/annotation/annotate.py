@@ -417,7 +417,8 @@ class ClauseReader:
         return len(tokens) - i
 
     def pronoun(self) -> None:
-        """之 after a verb: the thing (or, after 酬/獻/送/從, the person) referred to."""
+        """之 after a verb: the thing (or, after 酬/獻/送/從, the person) referred to. A thing 之
+        stands for is written unmarked: 之 is in the text (convention settled 2026-12-06)."""
         event = self.events[-1]
         if "theme" in event.fields or "to" in event.fields:
             return
@@ -425,7 +426,7 @@ class ClauseReader:
             self.person_pronoun = event
             return
         if self.ctx.condition and self.ctx.cond_things:  # 凡挾矢，於二指之間橫之: the arrows
-            event.set("theme", self.ctx.cond_things, "?")
+            event.set("theme", self.ctx.cond_things)
             return
         worn = self.lex.label(YL.Dress)  # 宰夫朝服。牽牛以致之: not the dress he put on
         named, at, sentence = self.ctx.named_things
@@ -435,10 +436,10 @@ class ClauseReader:
             if "theme" in earlier.fields and not self.in_hand(earlier):
                 if self.is_a(earlier.kind, worn):
                     continue
-                event.set("theme", tuple(dict.fromkeys(earlier.fields["theme"])), "?")
+                event.set("theme", tuple(dict.fromkeys(earlier.fields["theme"])))
                 return
         if since is not None:  # 記 楅，髹，橫而拳之: the thing named alone since
-            event.set("theme", named, "?")
+            event.set("theme", named)
 
     def in_hand(self, event: Event) -> bool:
         """Whether the event's theme is only the thing taken to be in hand (rule thing-in-hand),
@@ -892,7 +893,7 @@ def _generic_condition(pid: str, text: str, lexicon: Lexicon, ctx: Context) -> b
 
     >>> record, _ = annotate_example("記：凡挾矢，於二指之間橫之")
     >>> format_events(record.events)
-    '橫 theme=矢? cond=凡挾矢 noagent=unstated'
+    '橫 theme=矢 cond=凡挾矢 noagent=unstated'
     """
     generic = word_values("condition-generic")  # 凡, 既 (in the 記: ji/)
     if not any(pid.startswith(part) and word in text for word, part in generic.items()):
@@ -954,7 +955,7 @@ def _arrival_head(pid: str, text: str, lexicon: Lexicon, ctx: Context) -> tuple[
 
     >>> record, _ = annotate_example("記：尊綌冪，賓至徹之")
     >>> format_events(record.events)
-    '徹 theme=幂? cond=賓至 noagent=unstated'
+    '徹 theme=幂 cond=賓至 noagent=unstated'
     >>> format_events(annotate_example("記：賓至，徹之")[0].events)
     '徹 cond=賓至 noagent=unstated'
     """
