@@ -3480,10 +3480,11 @@ def _held(r, rl, index: int, within: int, doer: set) -> list:
     thing is declined to, 辭一席: the host is not handed the mat). Anyone's thing from an
     earlier paragraph only among the last few acts (宰右執鐙: not the 鼎 laid out before)."""
     near = len(r.ctx.history) - int(rl.word("other-paragraph"))
+    listed = r.ctx.listed[1]  # 鼎二七，…設于阼階前: not the cover laid before the list
     recent = [
         e
         for n, (cid, e) in enumerate(r.ctx.history[-within:], max(0, len(r.ctx.history) - within))
-        if doer or paragraph_of(cid) == r.ctx.paragraph or n >= near
+        if (doer or paragraph_of(cid) == r.ctx.paragraph or n >= near) and n >= listed
     ] + r.events[:index]
 
     def party(e: Event) -> set:
@@ -3514,10 +3515,16 @@ def thing_in_hand(r, subjects, rl) -> bool:
             continue
         if not (r.lex.has(event.kind, "handlesThing") or event in r.carried):
             continue
+        if _names_unnamed_thing(r, event):
+            continue  # 士受馬, 宰右執鐙, 牽牛: a thing no term names, not the silk handled before
         doer = set(event.agent)
         held = _held(r, rl, index, int(rl.word("within")), doer=set())
         own = _held(r, rl, index, int(rl.word("own-within")), doer)
         source = (own if doer else held) or held
+        if not source and r.ctx.listed[0] and _first_since(r, r.ctx.listed[1]):
+            event.set("theme", r.ctx.listed[0], "?")  # 鼎二七，…設于阼階前: the 鼎 listed
+            done = True
+            continue
         if source:
             things = source[-1].fields["theme"]
             for other in _followed(r, rl, doer):  # 獲者執其薦，使人執俎從之，辟設于乏南
@@ -3526,6 +3533,26 @@ def thing_in_hand(r, subjects, rl) -> bool:
             event.set("theme", tuple(dict.fromkeys(things)), "?")
             done = True
     return done
+
+
+def _names_unnamed_thing(r, event) -> bool:
+    """The act's clause names its thing right after the verb by a word no term names nor is a
+    function word (聘禮 士受馬, 大夫二手授栗; 公食大夫禮 宰右執鐙): that thing, not one carried."""
+    tokens = tokenize(r.ctx.clause_text, r.lex)
+    for k, token in enumerate(tokens[:-1]):
+        if token.of("action") == event.kind:
+            nxt = tokens[k + 1]
+            return not nxt.kinds and not is_function_word(nxt.text) and len(nxt.text) == 1
+    return False
+
+
+def _first_since(r, at: int) -> bool:
+    """The things were listed (at: where in the history) in this paragraph, at most one act
+    ago, and no act since handled a thing."""
+    _, _, paragraph = r.ctx.listed
+    if at < len(r.ctx.history) - 1 or paragraph != r.ctx.paragraph:
+        return False
+    return not any("theme" in e.fields for _, e in r.ctx.history[at:])
 
 
 def _followed(r, rl, doer: set) -> list[set]:
