@@ -2515,6 +2515,40 @@ def to_the_ruler(r, subjects, rl) -> bool:
     return done
 
 
+@rule("usher-tells-guest")
+def usher_tells_guest(r, subjects, rl) -> bool:
+    """覲禮 侯氏…再拜稽首。擯者謁 (注: 謁猶告也。上擯告以天子前辭): the usher carries the words
+    between the ruler or host inside and the guest: his report naming no one, not going in
+    (入告: to the ruler, rule to-the-ruler), is to the guest (yl:Guest) when he goes out to tell
+    it (出告須) or when the guest acted just before: the ruler's word brought to him (to=侯氏?)."""
+    done = False
+    for event in r.events:
+        if event.kind not in rl.words["report"] or not set(event.agent) & set(rl.words["usher"]):
+            continue
+        named = "to" in event.fields and event.marks.get("to") != "?"
+        if named or any(e.kind in rl.words["in"] for e in r.events):
+            continue  # 擯者謁諸天子: to the one named; 入告: to the ruler
+        out = any(e.kind in rl.words["out"] for e in r.events) or (
+            bool(r.ctx.history)
+            and r.ctx.history[-1][1].kind in rl.words["out"]
+            and r.ctx.history[-1][1].agent == event.agent
+        )
+        guest = _last_guest(r, int(rl.word("within")), only_last=not out)
+        if guest and event.get("to") not in guest:
+            event.set("to", guest, "?")
+            done = True
+    return done
+
+
+def _last_guest(r, within: int, only_last: bool) -> tuple[str, ...]:
+    """The guest (yl:Guest) who acted last, within the last acts (only the very last act's
+    doer when ``only_last``)."""
+    for _, earlier in reversed(r.ctx.history[-(1 if only_last else within) :]):
+        if earlier.agent and r.all_of(earlier.agent, YL.Guest):
+            return tuple(earlier.agent)
+    return ()
+
+
 @rule("zhu-names-party")
 def zhu_names_party(r, subjects, rl) -> bool:
     """注 K拜X (再拜，拜賓許也; 再拜稽首，拜君命也; 拜君樂…): the bow K of the clause is made to X,
