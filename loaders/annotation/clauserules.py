@@ -3543,14 +3543,15 @@ def thing_in_hand(r, subjects, rl) -> bool:
     of the 記 about any such act (凡奠者于左)."""
     if r.ctx.clause_text.startswith(rl.words["generic"]):
         return False
-    done = False
+    done = unnamed = False
     for index, event in enumerate(r.events):
         if "theme" in event.fields:
             continue
         if not (r.lex.has(event.kind, "handlesThing") or event in r.carried):
             continue
-        if _names_unnamed_thing(r, event):
-            continue  # 士受馬, 宰右執鐙, 牽牛: a thing no term names, not the silk handled before
+        if _names_unnamed_thing(r, event) or (unnamed and event in r.carried):
+            unnamed = True  # 士受馬以出: the horse he goes out with, not the silk handled before
+            continue
         doer = set(event.agent)
         held = _held(r, rl, index, int(rl.word("within")), doer=set())
         own = _held(r, rl, index, int(rl.word("own-within")), doer)
