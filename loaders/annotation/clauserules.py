@@ -3239,13 +3239,27 @@ def _last_offered(r: ClauseReader, rl: Rule, mat: bool = False) -> tuple[str, ..
         recent = [(pid, e) for pid, e in recent if sentence_of(pid) == r.ctx.sentence]
     recent = recent + [("", e) for e in r.events]
     since: set[str] = set()
+    took: tuple[str, ...] = ()  # the last who bowed to take the cup, or was sent it
     for _, earlier in reversed(recent):
         if earlier.kind in rl.words["offerings"] and earlier.get("neg") != "1":
             if mat and since - set(earlier.agent):
                 return ()  # others acted between: the mat is not his (士喪禮 卜人…有席)
-            return earlier.fields.get("to", ())
+            return _member_who_took(r, earlier.fields.get("to", ()), took)
+        if not took and earlier.kind in rl.words["took"]:
+            took = (
+                earlier.fields.get("to", ()) if earlier.kind in rl.words["sent"] else earlier.agent
+            )
         since.update(earlier.agent)
     return ()
+
+
+def _member_who_took(
+    r: ClauseReader, offered: tuple[str, ...], took: tuple[str, ...]
+) -> tuple[str, ...]:
+    """獻工。…一人拜受爵〔注：謂大師也〕。主人…拜送爵。薦脯醢: of a group offered to
+    (yl:hasMember), the member who took the cup is the one served."""
+    members = {m for g in offered for m in r.lex.members.get(g, ())}
+    return took if took and set(took) <= members else offered
 
 
 @rule("from-the-dishes")
