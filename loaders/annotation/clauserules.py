@@ -2463,6 +2463,57 @@ def _sender_counterpart(r: ClauseReader, sender: set[str], sent: set[str]) -> st
     return None
 
 
+@rule("guest-invited")
+def guest_invited(r, subjects, rl) -> bool:
+    """鄉，朝服而謀賓介，皆使能，不宿戒 / 大夫相食，親戒速 / 天子賜舍: an invitation, summons or
+    gift to the guest (yl:invitesGuest: 戒, 宿, 速, 賜), by one named or carried and naming no
+    one, is to the guests (yl:Guest) the sentence named before the clause, neither its doer nor
+    those he employs (使能), else to the last guest to act or be addressed, not its doer; not
+    in a clause ending with 者, which names persons by what they did (覲禮 諸公賜服者)."""
+    if r.ctx.clause_text.endswith(rl.word("who")):
+        return False
+    done = False
+    for event in r.events:
+        if not r.lex.has(event.kind, "invitesGuest") or "to" in event.fields or not event.agent:
+            continue
+        found = _sentence_guests(r, set(event.agent), rl) or _last_guest(r, set(event.agent))
+        if found:
+            event.set("to", found, "?")
+            done = True
+    return done
+
+
+def _sentence_guests(r: ClauseReader, doer: set[str], rl: Rule) -> tuple[str, ...]:
+    """The guests (yl:Guest) the sentence names before the clause being read, neither ``doer``
+    nor one sent or employed (使X) in it."""
+    guest = r.lex.label(YL.Guest)
+    before = r.ctx.sentence_read()[: -len(r.ctx.clause_text) or None]
+    sent = {
+        p
+        for pid, e in r.ctx.history
+        if sentence_of(pid) == r.ctx.sentence and e.kind in rl.words["send"]
+        for p in e.fields.get("to", ())
+    }
+    found = (t.of("role") for t in tokenize(before, r.lex))
+    return tuple(
+        dict.fromkeys(
+            p
+            for p in found
+            if p and p not in doer | sent and guest in r.lex.role_classes.get(p, ())
+        )
+    )
+
+
+def _last_guest(r: ClauseReader, doer: set[str]) -> tuple[str, ...]:
+    """The last guest (yl:Guest) to act or be addressed in the rite read so far, not ``doer``."""
+    guest = r.lex.label(YL.Guest)
+    for _, earlier in reversed(r.ctx.history):
+        for p in (*earlier.agent, *earlier.fields.get("to", ())):
+            if p not in doer and guest in r.lex.role_classes.get(p, ()):
+                return (p,)
+    return ()
+
+
 @rule("thanks-to-host")
 def thanks_to_host(r, subjects, rl) -> bool:
     """明日，賓朝服拜賜于朝: the bow of thanks for the feast or gift (拜賜), naming no one, is
