@@ -1043,6 +1043,7 @@ def _annotate(clauses, lexicon: Lexicon, notes=None):
         if clause.id == TITLE_CLAUSE or clause.level == "heading":
             if clause.id == TITLE_CLAUSE:  # 士相見之禮: whose rite it is (rule unnamed-one-acts)
                 ctx.title_roles = _title_roles(clause.text, lexicon)
+                ctx.title_rulers = _title_rulers(clause.text, lexicon)
             yield Record(clause.id, clause.text, [], reason="title"), []
             continue
         ctx.trace = []
@@ -1056,6 +1057,13 @@ def _title_roles(title: str, lexicon: Lexicon) -> tuple[str, ...]:
     ruler = lexicon.label(YL.Ruler)
     roles = (t.of("role") for t in tokenize(title, lexicon))
     return tuple(r for r in roles if r and ruler not in lexicon.role_classes.get(r, ()))
+
+
+def _title_rulers(title: str, lexicon: Lexicon) -> tuple[str, ...]:
+    """The rulers a rite's title names: 公食大夫之禮 → 公 (the ruler of the rite before he acts)."""
+    ruler = lexicon.label(YL.Ruler)
+    roles = (t.of("role") for t in tokenize(title, lexicon))
+    return tuple(r for r in roles if r and ruler in lexicon.role_classes.get(r, ()))
 
 
 @dataclass(frozen=True)

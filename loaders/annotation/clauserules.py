@@ -2334,11 +2334,12 @@ def homage_to_ruler(r, subjects, rl) -> bool:
     the 公, not to the 射人, 小臣 or 大夫 who spoke his command; the 再拜 just before it with it.
     So is a bow made below the hall, just after going down in its clause (降拜, 下拜): not to the
     one who last took a cup from him (若飲公，則侍射者降…降拜: not the 執爵者). The ruler is the
-    first ruler to act in the rite (覲禮 天子; 燕禮 公), or where none of them is there, the one
-    ruler who is (士相見禮 君)."""
+    first ruler to act in the rite (覲禮 天子; 燕禮 公), before any has acted the one the rite's
+    title names (公食大夫之禮 公: 大夫…將命。賓再拜稽首, 注: 受命, the lord's command his envoy
+    brings), or where none of them is there, the one ruler who is (士相見禮 君)."""
     if not any(r.lex.has(e.kind, "toRuler") or e.kind == rl.word("bow") for e in r.events):
         return False  # (the clause first: the ruler of the rite is looked for after)
-    ruler = rite_ruler(r.ctx, rl.words["ruler"])
+    ruler = rite_ruler(r.ctx, rl.words["ruler"]) or next(iter(r.ctx.title_rulers), None)
     if ruler is None:
         rulers = sorted(p for p in r.ctx.parties if r.all_of((p,), YL.Ruler))
         if len(rulers) != 1:

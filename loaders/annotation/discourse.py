@@ -65,6 +65,7 @@ class Context:
     cond_subject: tuple[str, ...] = ()  # 若賓諸公卿大夫不勝，則不降: who does what follows
     unnamed_party: bool = False  # 若君賜之食: 之, named by no term, does what follows
     title_roles: tuple[str, ...] = ()  # 士相見之禮 → 士: the persons the rite's title names
+    title_rulers: tuple[str, ...] = ()  # 公食大夫之禮 → 公: the rulers it names
     cond_things: tuple[str, ...] = ()  # 凡挾矢，於二指之間橫之: the things it names (之)
     thing_going: tuple | None = None  # 俎由東壁: the thing, its way, the sentence (thing-goes)
     named_things: tuple[tuple[str, ...], int, str] = ((), 0, "")  # 楅，髹: named alone (where)
