@@ -376,7 +376,8 @@ class ClauseReader:
             or tokens[i - 1].text in rule_named("one-more").words["and"]
         ):
             return True  # 舉觶于賓介洗, 獻工與笙: one more of the persons named
-        return self.lex.has(last, "offering") and "action" in tokens[i - 1].kinds
+        person = self.lex.has(last, "offering") or self.lex.has(last, "personObject")
+        return person and "action" in tokens[i - 1].kinds
 
     def possessive(self, tokens: list[Token], i: int) -> int:
         """X之Y: the Y of X (主人之弓矢, 勝者之弟子, 賓與大夫之弓); X is not the agent."""
