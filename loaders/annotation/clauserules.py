@@ -2469,15 +2469,24 @@ def guest_invited(r, subjects, rl) -> bool:
     """鄉，朝服而謀賓介，皆使能，不宿戒 / 大夫相食，親戒速 / 天子賜舍: an invitation, summons or
     gift to the guest (yl:invitesGuest: 戒, 宿, 速, 賜), by one named or carried and naming no
     one, is to the guests (yl:Guest) the sentence named before the clause, neither its doer nor
-    those he employs (使能), else to the last guest to act or be addressed, not its doer; not
-    in a clause ending with 者, which names persons by what they did (覲禮 諸公賜服者)."""
-    if r.ctx.clause_text.endswith(rl.word("who")):
+    those he employs (使能), else to the last guest to act or be addressed within the last acts,
+    in an act not denied (無介), not its doer; not in a clause ending with 者, which names
+    persons by what they did (覲禮 諸公賜服者), nor one whose act has its person in 之 or 諸 (士昏禮
+    記 父西面戒之: the daughter) or is a noun after 之 (士喪禮 棺中之賜), nor an errand of one
+    sent (使人速: rule errand-to-guest)."""
+    text = r.ctx.clause_text
+    if text.endswith(rl.word("who")) or any(e.kind in rl.words["send"] for e in r.events):
         return False
     done = False
     for event in r.events:
         if not r.lex.has(event.kind, "invitesGuest") or "to" in event.fields or not event.agent:
             continue
-        found = _sentence_guests(r, set(event.agent), rl) or _last_guest(r, set(event.agent))
+        if (
+            any(event.kind + it in text for it in rl.words["it"])
+            or rl.word("of") + event.kind in text
+        ):
+            continue  # 戒之: the person is 之; 棺中之賜: a thing given, no act
+        found = _sentence_guests(r, set(event.agent), rl) or _last_guest(r, set(event.agent), rl)
         if found:
             event.set("to", found, "?")
             done = True
@@ -2505,10 +2514,13 @@ def _sentence_guests(r: ClauseReader, doer: set[str], rl: Rule) -> tuple[str, ..
     )
 
 
-def _last_guest(r: ClauseReader, doer: set[str]) -> tuple[str, ...]:
-    """The last guest (yl:Guest) to act or be addressed in the rite read so far, not ``doer``."""
+def _last_guest(r: ClauseReader, doer: set[str], rl: Rule) -> tuple[str, ...]:
+    """The last guest (yl:Guest) to act or be addressed within the last acts, in an act not
+    denied, not ``doer``."""
     guest = r.lex.label(YL.Guest)
-    for _, earlier in reversed(r.ctx.history):
+    for _, earlier in reversed(r.ctx.history[-int(rl.word("within")) :]):
+        if earlier.get("neg") == "1":
+            continue
         for p in (*earlier.agent, *earlier.fields.get("to", ())):
             if p not in doer and guest in r.lex.role_classes.get(p, ()):
                 return (p,)
