@@ -1364,6 +1364,37 @@ def commanded_answers(pid, events, lexicon, ctx, rl) -> bool:
     return found
 
 
+@rule("commanded-each")
+def commanded_each(pid, events, lexicon, ctx, rl) -> bool:
+    """司馬正命退楅解綱。小臣師退楅。…巾車量人解左下綱: a command of several acts that named no one,
+    already answered by the doer of one of them, was given too to each who next does another of
+    them under his own name, within a few clauses of its paragraph (to=小臣師,巾車,量人?)."""
+    found = False
+    for event in _named(events):
+        for cid, command in reversed(ctx.history[-int(rl.word("within")) :]):
+            if paragraph_of(cid) != paragraph_of(pid) or command.marks.get("to") != "?":
+                continue
+            if command.kind not in lexicon.frames["command"] or command.get("neg") == "1":
+                continue
+            acts = _commanded_acts(ctx.texts.get(cid, ""), command.kind, lexicon)
+            if len(acts) > 1 and event.kind in acts and not set(event.agent) & set(command.agent):
+                if not set(event.agent) <= set(command.fields["to"]):
+                    to = tuple(dict.fromkeys((*command.fields["to"], *event.agent)))
+                    command.set("to", to, "?")
+                    found = True
+            break
+    return found
+
+
+def _commanded_acts(text: str, kind: str, lexicon: Lexicon) -> set[str]:
+    """The acts a command's clause names after its verb (命退楅解綱 → 退, 說)."""
+    tokens = tokenize(text, lexicon)
+    at = next((k for k, t in enumerate(tokens) if t.of("action") == kind), None)
+    if at is None:
+        return set()
+    return {a for t in tokens[at + 1 :] if (a := t.of("action")) and not t.of("role")}
+
+
 def _spoken_to_no_one(event: Event, pid: str, ctx: Context, rl: Rule) -> bool:
     """司正升相旅，曰「某子受酬」。受酬者降席: words said (曰, with the words) to no one named
     are answered like a command; not words that go with an act to someone by the same speaker
