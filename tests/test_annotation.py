@@ -634,6 +634,18 @@ def test_a_push_of_the_bow_salutes_no_one():
     assert bowed.events[0].fields.get("to") == ("司射",)
 
 
+def test_a_bow_among_those_the_pledge_went_round_is_to_no_one():
+    """Rule implied-recipient (鄉射禮 辯旅，皆不拜): all of those the pledging round just went
+    round, acting among themselves, bow to no one of them (注: 主人之贊者於此始旅，嫌有拜); one
+    who was pledged, alone, still bows to the one who pledged him."""
+    from yili_kg.loaders.annotation.annotate import annotate_example
+
+    among, _ = annotate_example("受酬者不拜受。辯旅，皆不拜")
+    assert format_events(among.events) == "拜 agent=受酬者^ neg=1"
+    alone, _ = annotate_example("受酬者不拜受。辯旅，不拜")
+    assert alone.events[0].fields.get("to") == ("酬者",)
+
+
 def test_an_added_mat_after_a_mat_laid_by_no_one_named_is_no_ones():
     # rule added-mat: not after a mat laid by no one named (燕禮, 大射儀 若有諸公…席于阼階西，
     # 北面，東上。無加席): laid by no one named, for no one

@@ -2319,6 +2319,18 @@ def called_to_role(r, subjects, rl) -> bool:
     return done
 
 
+def _among_themselves(r: ClauseReader, event: Event, rl: Rule) -> bool:
+    """辯旅，皆不拜: all (皆) of those the pledge just went round (旅酬, their last act) act among
+    themselves (注: 主人之贊者於此始旅，嫌有拜): no one of them the other party."""
+    last = r.ctx.last_act()
+    return (
+        r.all_
+        and last is not None
+        and last[1].kind in rl.words["round"]
+        and last[1].agent == event.agent
+    )
+
+
 def _mutual(r: ClauseReader, event: Event) -> bool:
     """A salute of several together (賓、主人、大夫揖; 上耦揖進) has no recipient."""
     return r.lex.has(event.kind, "mutualAmongMany") and (
@@ -3057,6 +3069,8 @@ def implied_recipient(r, subjects, rl) -> bool:
             continue
         if _mutual(r, event) and not _paired(r, event):
             continue
+        if _among_themselves(r, event, rl):
+            continue  # 辯旅，皆不拜: the pledging went round them, no one the other party
         if rl.word("each-other") + event.kind in r.ctx.clause_text:
             continue  # 下大夫相見以鴈: they see each other (相見), no one the other party
         if event.kind in rl.words["push"] and "theme" in event.fields:
