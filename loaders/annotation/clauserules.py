@@ -2675,7 +2675,9 @@ def zhu_names_other(r, subjects, rl) -> bool:
     act with a person right after it names the other party of that act, when the clause names
     none (or only by guess); not a bow (rule zhu-names-party), nor a command (rule
     zhu-names-commanded), nor the doer himself, nor anyone (授人綏, a saying), nor the first
-    of those who do it (序從主人以下); 君 in the 注 is the 公 of the text."""
+    of those who do it (序從主人以下); 君 in the 注 is the 公 of the text. 相 (leading a musician)
+    only where the 注 opens with it, every role after it (後者徒相入, 注: 謂相大師少師者也; not 燕禮
+    注 …後二人徒相天子大僕二人也, the officers who lead in the king's court)."""
     if not r.ctx.notes:
         return False
     roles = _role_names(r)
@@ -2688,13 +2690,21 @@ def zhu_names_other(r, subjects, rl) -> bool:
         if r.is_a(event.kind, rl.word("bow")) or event.kind not in rl.words["acts"]:
             continue
         for note in r.ctx.notes:
-            found = re.search(f"{re.escape(event.kind)}({roles})(?!{rl.word('below')})", note)
+            head = f"^{rl.word('means')}?" if event.kind in rl.words["opening"] else ""
+            act = f"{head}{re.escape(event.kind)}"
+            found = re.search(f"{act}((?:{roles})+)(?!{rl.word('below')})", note)
             if not found or found.group(1) in rl.words["anyone"]:
                 continue
-            party = r.lex.forms["role"][found.group(1)]
-            party = rl.word("as") if party in rl.words["ruler"] else party
-            if party not in event.agent:
-                event.set("to", (party,), "?")
+            # 謂相大師少師者也: every role of the run after the act
+            names = re.findall(roles, found.group(1))
+            party = tuple(
+                dict.fromkeys(
+                    rl.word("as") if p in rl.words["ruler"] else p
+                    for p in (r.lex.forms["role"][n] for n in names)
+                )
+            )
+            if not set(party) & set(event.agent):
+                event.set("to", party, "?")
                 done = True
             break
     return done
