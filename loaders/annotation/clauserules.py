@@ -2357,6 +2357,8 @@ def homage_to_ruler(r, subjects, rl) -> bool:
         if len(rulers) != 1:
             return False
         ruler = rulers[0]
+    if _host_instead(r, ruler, rl):
+        return False
     done = False
     for index, event in enumerate(r.events):
         if ruler in event.agent or not (event.agent or event.get("noagent") == "unstated"):
@@ -2371,6 +2373,20 @@ def homage_to_ruler(r, subjects, rl) -> bool:
                 done = done or bow.get("to") != ruler
                 bow.set("to", ruler, "?")
     return done
+
+
+def _host_instead(r: ClauseReader, ruler: str, rl: Rule) -> bool:
+    """公食大夫禮 大夫相食 … 主人從。受侑幣，再拜稽首 (疏: 以食禮相尊敬，雖敵亦稽首): where the
+    ruler, who acted in the rite, has not acted nor been addressed within the last acts while
+    the host (主人) did in the last few, the homage goes to the other party, not the ruler (not
+    聘禮 …主人曰…。卿致命。賓再拜稽首: the 主人 long before, the lord's command delivered)."""
+    recent = r.ctx.history[-int(rl.word("away")) :]
+    if not any(ruler in e.agent for _, e in r.ctx.history):
+        return False  # (before he acts: the ruler the title names)
+    if any(ruler in e.agent or ruler in e.fields.get("to", ()) for _, e in recent):
+        return False
+    near = r.ctx.history[-int(rl.word("near")) :]
+    return any(rl.word("host") in e.agent for _, e in near)
 
 
 def _bow_below(r: ClauseReader, index: int, rl: Rule) -> bool:
