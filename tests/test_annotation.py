@@ -652,6 +652,18 @@ def test_homage_goes_to_the_host_where_the_ruler_is_long_away():
     assert near.events[0].fields.get("to") == ("公",)
 
 
+def test_the_words_of_two_cases_are_no_dialogue():
+    """Rule commanded-answers (覲禮 同姓小邦則曰叔父。其異姓小邦則曰叔舅): the words of a case
+    (X則曰) are what each is called, not a turn the next case's words answer; words said to
+    no one named still are answered (主人曰…。賓曰「俟閒」)."""
+    from yili_kg.loaders.annotation.annotate import annotate_example
+
+    first, _ = annotate_example("同姓小邦則曰叔父‖。其異姓小邦則曰叔舅")
+    assert "to" not in first.events[0].fields
+    second, _ = annotate_example("同姓小邦則曰叔父。其異姓小邦則曰叔舅")
+    assert "to" not in second.events[0].fields
+
+
 def test_a_bow_among_those_the_pledge_went_round_is_to_no_one():
     """Rule implied-recipient (鄉射禮 辯旅，皆不拜): all of those the pledging round just went
     round, acting among themselves, bow to no one of them (注: 主人之贊者於此始旅，嫌有拜); one

@@ -1400,11 +1400,14 @@ def _spoken_to_no_one(event: Event, pid: str, ctx: Context, rl: Rule) -> bool:
     are answered like a command; not words that go with an act to someone by the same speaker
     just before in the sentence (媵爵，曰「臣受賜矣」: said to the one he presents to, rule
     said-to), nor words without their words (傳曰: the 傳 says what follows), nor in the 傳, a
-    commentary that narrates no act (布曰錫: what a cloth is called)."""
+    commentary that narrates no act (布曰錫: what a cloth is called), nor the words of a case
+    (X則曰: 覲禮 同姓小邦則曰叔父, what each is called, answered by no other case's words)."""
     if event.kind not in rl.words["says"] or "say" not in event.fields:
         return False
     if pid.startswith(rl.word("commentary")):
         return False
+    if rl.word("case") + event.kind in ctx.texts.get(pid, ""):
+        return False  # 同姓小邦則曰叔父。其異姓小邦則曰叔舅: each case's words, no dialogue
     last = ctx.last_act()
     return not (
         last is not None
