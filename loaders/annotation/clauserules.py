@@ -1145,6 +1145,22 @@ def whose_thing(r, tokens, i, rl):
     return j + 1 - i
 
 
+@rule("whose-unnamed")
+def whose_unnamed(r, tokens, i, rl):
+    """說婦之纓, 媵餕主人之餘, 則俟君之食: a person and 之 right after an act, before a word no
+    term names (nor a function word), is whose that thing is, not the act's recipient: the three
+    words are passed over."""
+    token, nxt, head = tokens[i], _next(tokens, i), _next(tokens, i, 2)
+    act = tokens[i - 1].of("action") if i else None
+    if not (token.of("role") and r.events and r.prep is None and act):
+        return None
+    if r.lex.has(act, "takesRole"):  # 為庶子之長殤: for whom one mourns, another reading
+        return None
+    if not _has(nxt, rl.words["of"]) or head is None or head.kinds or is_function_word(head.text):
+        return None
+    return 3
+
+
 @rule("possessive")
 def possessive(r, tokens, i, rl):
     token, nxt, head = tokens[i], _next(tokens, i), _next(tokens, i, 2)
