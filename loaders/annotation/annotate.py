@@ -112,7 +112,11 @@ class ClauseReader:
         if previous is not None and previous.text in after.split(","):
             return True  # 盥洗, 降洗, 袒決: a verb after these verbs, not their object
         if last is not None and previous is not None and "action" in previous.kinds:
-            return False  # 適洗, 設洗, 說束, 作相: after a verb, the word is its object
+            # 適洗, 設洗, 說束, 作相: after a verb, the word is its object; but a person's name
+            # that is also an act, with a thing right after it, is that act on the thing
+            # (公食大夫禮 擯者進相幣: he assists with the gift, 注: 為君釋幣辭於賓)
+            nxt = tokens[i + 1] if i + 1 < len(tokens) else None
+            return "role" in token.kinds and nxt is not None and nxt.kinds.keys() == {"object"}
         relative = (*word_class("compass"), one_word("genitive"))  # X東 …, X之Y: a noun
         if i + 2 == len(tokens) and tokens[i + 1].text == one_word("genitive"):
             return True  # 遂薦之: 之 ends the clause, the one it is done to, not X之Y
