@@ -3375,7 +3375,10 @@ def _last_offered(r: ClauseReader, rl: Rule, mat: bool = False) -> tuple[str, ..
     """The one offered to by the last 獻/酢 within ``within`` acts (this clause's first); in
     the 記, whose sentences are rules each on its own, only within the sentence; for a mat,
     only when no one but the one who offered has acted since (先卿獻之，如獻卿之禮。席于阼階西)."""
-    recent = r.ctx.history[-int(rl.word("within")) :]
+    within = int(rl.word("within"))
+    if any(o in (r.ctx.condition or "") for o in rl.words["offerings"]):
+        within = int(rl.word("within-case"))  # 每一人獻，則薦諸其席: the round the case is of
+    recent = r.ctx.history[-within:]
     if r.ctx.sentence.startswith(rl.word("part")):
         recent = [(pid, e) for pid, e in recent if sentence_of(pid) == r.ctx.sentence]
     recent = recent + [("", e) for e in r.events]
@@ -3386,7 +3389,7 @@ def _last_offered(r: ClauseReader, rl: Rule, mat: bool = False) -> tuple[str, ..
             if mat and since - set(earlier.agent):
                 return ()  # others acted between: the mat is not his (士喪禮 卜人…有席)
             return _member_who_took(r, earlier.fields.get("to", ()), took)
-        if not took and earlier.kind in rl.words["took"]:
+        if not took and earlier.kind in rl.words["took"] and earlier.get("neg") != "1":
             took = (
                 earlier.fields.get("to", ()) if earlier.kind in rl.words["sent"] else earlier.agent
             )
