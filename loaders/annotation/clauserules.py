@@ -1145,6 +1145,22 @@ def whose_thing(r, tokens, i, rl):
     return j + 1 - i
 
 
+@rule("whose-unnamed")
+def whose_unnamed(r, tokens, i, rl):
+    """說婦之纓, 媵餕主人之餘, 則俟君之食: a person and 之 right after an act, before a word no
+    term names (nor a function word), is whose that thing is, not the act's recipient: the three
+    words are passed over."""
+    token, nxt, head = tokens[i], _next(tokens, i), _next(tokens, i, 2)
+    act = tokens[i - 1].of("action") if i else None
+    if not (token.of("role") and r.events and r.prep is None and act):
+        return None
+    if r.lex.has(act, "takesRole"):  # 為庶子之長殤: for whom one mourns, another reading
+        return None
+    if not _has(nxt, rl.words["of"]) or head is None or head.kinds or is_function_word(head.text):
+        return None
+    return 3
+
+
 @rule("possessive")
 def possessive(r, tokens, i, rl):
     token, nxt, head = tokens[i], _next(tokens, i), _next(tokens, i, 2)
@@ -2322,6 +2338,18 @@ def called_to_role(r, subjects, rl) -> bool:
     return done
 
 
+def _among_themselves(r: ClauseReader, event: Event, rl: Rule) -> bool:
+    """辯旅，皆不拜: all (皆) of those the pledge just went round (旅酬, their last act) act among
+    themselves (注: 主人之贊者於此始旅，嫌有拜): no one of them the other party."""
+    last = r.ctx.last_act()
+    return (
+        r.all_
+        and last is not None
+        and last[1].kind in rl.words["round"]
+        and last[1].agent == event.agent
+    )
+
+
 def _mutual(r: ClauseReader, event: Event) -> bool:
     """A salute of several together (賓、主人、大夫揖; 上耦揖進) has no recipient."""
     return r.lex.has(event.kind, "mutualAmongMany") and (
@@ -2337,16 +2365,19 @@ def homage_to_ruler(r, subjects, rl) -> bool:
     the 公, not to the 射人, 小臣 or 大夫 who spoke his command; the 再拜 just before it with it.
     So is a bow made below the hall, just after going down in its clause (降拜, 下拜): not to the
     one who last took a cup from him (若飲公，則侍射者降…降拜: not the 執爵者). The ruler is the
-    first ruler to act in the rite (覲禮 天子; 燕禮 公), or where none of them is there, the one
-    ruler who is (士相見禮 君)."""
+    first ruler to act in the rite (覲禮 天子; 燕禮 公), before any has acted the one the rite's
+    title names (公食大夫之禮 公: 大夫…將命。賓再拜稽首, 注: 受命, the lord's command his envoy
+    brings), or where none of them is there, the one ruler who is (士相見禮 君)."""
     if not any(r.lex.has(e.kind, "toRuler") or e.kind == rl.word("bow") for e in r.events):
         return False  # (the clause first: the ruler of the rite is looked for after)
-    ruler = rite_ruler(r.ctx, rl.words["ruler"])
+    ruler = rite_ruler(r.ctx, rl.words["ruler"]) or next(iter(r.ctx.title_rulers), None)
     if ruler is None:
         rulers = sorted(p for p in r.ctx.parties if r.all_of((p,), YL.Ruler))
         if len(rulers) != 1:
             return False
         ruler = rulers[0]
+    if _host_instead(r, ruler, rl):
+        return False
     done = False
     for index, event in enumerate(r.events):
         if ruler in event.agent or not (event.agent or event.get("noagent") == "unstated"):
@@ -2361,6 +2392,20 @@ def homage_to_ruler(r, subjects, rl) -> bool:
                 done = True  # (also where an earlier rule found the ruler: 升聽命，降拜)
                 bow.set("to", ruler, "?")
     return done
+
+
+def _host_instead(r: ClauseReader, ruler: str, rl: Rule) -> bool:
+    """公食大夫禮 大夫相食 … 主人從。受侑幣，再拜稽首 (疏: 以食禮相尊敬，雖敵亦稽首): where the
+    ruler, who acted in the rite, has not acted nor been addressed within the last acts while
+    the host (主人) did in the last few, the homage goes to the other party, not the ruler (not
+    聘禮 …主人曰…。卿致命。賓再拜稽首: the 主人 long before, the lord's command delivered)."""
+    recent = r.ctx.history[-int(rl.word("away")) :]
+    if not any(ruler in e.agent for _, e in r.ctx.history):
+        return False  # (before he acts: the ruler the title names)
+    if any(ruler in e.agent or ruler in e.fields.get("to", ()) for _, e in recent):
+        return False
+    near = r.ctx.history[-int(rl.word("near")) :]
+    return any(rl.word("host") in e.agent for _, e in near)
 
 
 def _bow_below(r: ClauseReader, index: int, rl: Rule) -> bool:
@@ -2464,6 +2509,91 @@ def _sender_counterpart(r: ClauseReader, sender: set[str], sent: set[str]) -> st
             if p not in sender | sent and guest in r.lex.role_classes.get(p, ()):
                 return p
     return None
+
+
+@rule("guest-invited")
+def guest_invited(r, subjects, rl) -> bool:
+    """鄉，朝服而謀賓介，皆使能，不宿戒 / 大夫相食，親戒速 / 天子賜舍: an invitation, summons or
+    gift to the guest (yl:invitesGuest: 戒, 宿, 速, 賜), by one named or carried and naming no
+    one, is to the guests (yl:Guest) the sentence named before the clause, neither its doer nor
+    those he employs (使能), else to the last guest to act or be addressed within the last acts,
+    in an act not denied (無介), not its doer; not in a clause ending with 者, which names
+    persons by what they did (覲禮 諸公賜服者), nor one whose act has its person in 之 or 諸 (士昏禮
+    記 父西面戒之: the daughter) or is a noun after 之 (士喪禮 棺中之賜), nor an errand of one
+    sent (使人速: rule errand-to-guest)."""
+    text = r.ctx.clause_text
+    if text.endswith(rl.word("who")) or any(e.kind in rl.words["send"] for e in r.events):
+        return False
+    done = False
+    for event in r.events:
+        if not r.lex.has(event.kind, "invitesGuest") or "to" in event.fields or not event.agent:
+            continue
+        if (
+            any(event.kind + it in text for it in rl.words["it"])
+            or rl.word("of") + event.kind in text
+        ):
+            continue  # 戒之: the person is 之; 棺中之賜: a thing given, no act
+        doer = set(event.agent)
+        found = _sentence_guests(r, doer, rl) or _last_guest_party(r, doer, rl)
+        if found:
+            event.set("to", found, "?")
+            done = True
+    return done
+
+
+def _sentence_guests(r: ClauseReader, doer: set[str], rl: Rule) -> tuple[str, ...]:
+    """The guests (yl:Guest) the sentence names before the clause being read, neither ``doer``
+    nor one sent or employed (使X) in it."""
+    guest = r.lex.label(YL.Guest)
+    before = r.ctx.sentence_read()[: -len(r.ctx.clause_text) or None]
+    sent = {
+        p
+        for pid, e in r.ctx.history
+        if sentence_of(pid) == r.ctx.sentence and e.kind in rl.words["send"]
+        for p in e.fields.get("to", ())
+    }
+    found = (t.of("role") for t in tokenize(before, r.lex))
+    return tuple(
+        dict.fromkeys(
+            p
+            for p in found
+            if p and p not in doer | sent and guest in r.lex.role_classes.get(p, ())
+        )
+    )
+
+
+def _last_guest_party(r: ClauseReader, doer: set[str], rl: Rule) -> tuple[str, ...]:
+    """The last guest (yl:Guest) to act or be addressed within the last acts, in an act not
+    denied, not ``doer``."""
+    guest = r.lex.label(YL.Guest)
+    for _, earlier in reversed(r.ctx.history[-int(rl.word("within")) :]):
+        if earlier.get("neg") == "1":
+            continue
+        for p in (*earlier.agent, *earlier.fields.get("to", ())):
+            if p not in doer and guest in r.lex.role_classes.get(p, ()):
+                return (p,)
+    return ()
+
+
+@rule("raised-again")
+def raised_again(r, subjects, rl) -> bool:
+    """鄉射禮 使二人舉觶于賓與大夫 … 無算爵。使二人舉觶: a cup raised (舉觶) naming no
+    one, by those the clause itself names or sends, goes to those the same doers raised it to
+    before in the rite (注: 賓與大夫將旅，當執觶), implied; not a raising the clause does not name
+    its doers for (則既一人。舉觶: the time of what follows)."""
+    if not r.subjects and not any(e.kind in rl.words["send"] for e in r.events):
+        return False
+    done = False
+    for event in r.events:
+        if event.kind not in rl.words["raise"] or "to" in event.fields or not event.agent:
+            continue
+        for _, earlier in reversed(r.ctx.history):
+            if earlier.kind == event.kind and earlier.agent == event.agent:
+                if earlier.fields.get("to") and earlier.get("neg") != "1":
+                    event.set("to", earlier.fields["to"], "?")
+                    done = True
+                    break
+    return done
 
 
 @rule("thanks-to-host")
@@ -2615,7 +2745,9 @@ def zhu_names_other(r, subjects, rl) -> bool:
     act with a person right after it names the other party of that act, when the clause names
     none (or only by guess); not a bow (rule zhu-names-party), nor a command (rule
     zhu-names-commanded), nor the doer himself, nor anyone (授人綏, a saying), nor the first
-    of those who do it (序從主人以下); 君 in the 注 is the 公 of the text."""
+    of those who do it (序從主人以下); 君 in the 注 is the 公 of the text. 相 (leading a musician)
+    only where the 注 opens with it, every role after it (後者徒相入, 注: 謂相大師少師者也; not 燕禮
+    注 …後二人徒相天子大僕二人也, the officers who lead in the king's court)."""
     if not r.ctx.notes:
         return False
     roles = _role_names(r)
@@ -2628,13 +2760,21 @@ def zhu_names_other(r, subjects, rl) -> bool:
         if r.is_a(event.kind, rl.word("bow")) or event.kind not in rl.words["acts"]:
             continue
         for note in r.ctx.notes:
-            found = re.search(f"{re.escape(event.kind)}({roles})(?!{rl.word('below')})", note)
+            head = f"^{rl.word('means')}?" if event.kind in rl.words["opening"] else ""
+            act = f"{head}{re.escape(event.kind)}"
+            found = re.search(f"{act}((?:{roles})+)(?!{rl.word('below')})", note)
             if not found or found.group(1) in rl.words["anyone"]:
                 continue
-            party = r.lex.forms["role"][found.group(1)]
-            party = rl.word("as") if party in rl.words["ruler"] else party
-            if party not in event.agent:
-                event.set("to", (party,), "?")
+            # 謂相大師少師者也: every role of the run after the act
+            names = re.findall(roles, found.group(1))
+            party = tuple(
+                dict.fromkeys(
+                    rl.word("as") if p in rl.words["ruler"] else p
+                    for p in (r.lex.forms["role"][n] for n in names)
+                )
+            )
+            if not set(party) & set(event.agent):
+                event.set("to", party, "?")
                 done = True
             break
     return done
@@ -3033,6 +3173,8 @@ def implied_recipient(r, subjects, rl) -> bool:
             continue
         if _mutual(r, event) and not _paired(r, event):
             continue
+        if _among_themselves(r, event, rl):
+            continue  # 辯旅，皆不拜: the pledging went round them, no one the other party
         if rl.word("each-other") + event.kind in r.ctx.clause_text:
             continue  # 下大夫相見以鴈: they see each other (相見), no one the other party
         if event.kind in rl.words["push"] and "theme" in event.fields:
@@ -3295,18 +3437,35 @@ def _last_offered(r: ClauseReader, rl: Rule, mat: bool = False) -> tuple[str, ..
     """The one offered to by the last 獻/酢 within ``within`` acts (this clause's first); in
     the 記, whose sentences are rules each on its own, only within the sentence; for a mat,
     only when no one but the one who offered has acted since (先卿獻之，如獻卿之禮。席于阼階西)."""
-    recent = r.ctx.history[-int(rl.word("within")) :]
+    within = int(rl.word("within"))
+    if any(o in (r.ctx.condition or "") for o in rl.words["offerings"]):
+        within = int(rl.word("within-case"))  # 每一人獻，則薦諸其席: the round the case is of
+    recent = r.ctx.history[-within:]
     if r.ctx.sentence.startswith(rl.word("part")):
         recent = [(pid, e) for pid, e in recent if sentence_of(pid) == r.ctx.sentence]
     recent = recent + [("", e) for e in r.events]
     since: set[str] = set()
+    took: tuple[str, ...] = ()  # the last who bowed to take the cup, or was sent it
     for _, earlier in reversed(recent):
         if earlier.kind in rl.words["offerings"] and earlier.get("neg") != "1":
             if mat and since - set(earlier.agent):
                 return ()  # others acted between: the mat is not his (士喪禮 卜人…有席)
-            return earlier.fields.get("to", ())
+            return _member_who_took(r, earlier.fields.get("to", ()), took)
+        if not took and earlier.kind in rl.words["took"] and earlier.get("neg") != "1":
+            took = (
+                earlier.fields.get("to", ()) if earlier.kind in rl.words["sent"] else earlier.agent
+            )
         since.update(earlier.agent)
     return ()
+
+
+def _member_who_took(
+    r: ClauseReader, offered: tuple[str, ...], took: tuple[str, ...]
+) -> tuple[str, ...]:
+    """獻工。…一人拜受爵〔注：謂大師也〕。主人…拜送爵。薦脯醢: of a group offered to
+    (yl:hasMember), the member who took the cup is the one served."""
+    members = {m for g in offered for m in r.lex.members.get(g, ())}
+    return took if took and set(took) <= members else offered
 
 
 @rule("from-the-dishes")

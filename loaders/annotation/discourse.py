@@ -65,6 +65,7 @@ class Context:
     cond_subject: tuple[str, ...] = ()  # 若賓諸公卿大夫不勝，則不降: who does what follows
     unnamed_party: bool = False  # 若君賜之食: 之, named by no term, does what follows
     title_roles: tuple[str, ...] = ()  # 士相見之禮 → 士: the persons the rite's title names
+    title_rulers: tuple[str, ...] = ()  # 公食大夫之禮 → 公: the rulers it names
     cond_things: tuple[str, ...] = ()  # 凡挾矢，於二指之間橫之: the things it names (之)
     thing_going: tuple | None = None  # 俎由東壁: the thing, its way, the sentence (thing-goes)
     named_things: tuple[tuple[str, ...], int, str] = ((), 0, "")  # 楅，髹: named alone (where)
@@ -1378,16 +1379,50 @@ def _spoken_answer(events: list[Event], waiting, lexicon: Lexicon, rl: Rule) -> 
     ]
 
 
+@rule("commanded-each")
+def commanded_each(pid, events, lexicon, ctx, rl) -> bool:
+    """司馬正命退楅解綱。小臣師退楅。…巾車量人解左下綱: a command of several acts that named no one,
+    already answered by the doer of one of them, was given too to each who next does another of
+    them under his own name, within a few clauses of its paragraph (to=小臣師,巾車,量人?)."""
+    found = False
+    for event in _named(events):
+        for cid, command in reversed(ctx.history[-int(rl.word("within")) :]):
+            if paragraph_of(cid) != paragraph_of(pid) or command.marks.get("to") != "?":
+                continue
+            if command.kind not in lexicon.frames["command"] or command.get("neg") == "1":
+                continue
+            acts = _commanded_acts(ctx.texts.get(cid, ""), command.kind, lexicon)
+            if len(acts) > 1 and event.kind in acts and not set(event.agent) & set(command.agent):
+                if not set(event.agent) <= set(command.fields["to"]):
+                    to = tuple(dict.fromkeys((*command.fields["to"], *event.agent)))
+                    command.set("to", to, "?")
+                    found = True
+            break
+    return found
+
+
+def _commanded_acts(text: str, kind: str, lexicon: Lexicon) -> set[str]:
+    """The acts a command's clause names after its verb (命退楅解綱 → 退, 說)."""
+    tokens = tokenize(text, lexicon)
+    at = next((k for k, t in enumerate(tokens) if t.of("action") == kind), None)
+    if at is None:
+        return set()
+    return {a for t in tokens[at + 1 :] if (a := t.of("action")) and not t.of("role")}
+
+
 def _spoken_to_no_one(event: Event, pid: str, ctx: Context, rl: Rule) -> bool:
     """司正升相旅，曰「某子受酬」。受酬者降席: words said (曰, with the words) to no one named
     are answered like a command; not words that go with an act to someone by the same speaker
     just before in the sentence (媵爵，曰「臣受賜矣」: said to the one he presents to, rule
     said-to), nor words without their words (傳曰: the 傳 says what follows), nor in the 傳, a
-    commentary that narrates no act (布曰錫: what a cloth is called)."""
+    commentary that narrates no act (布曰錫: what a cloth is called), nor the words of a case
+    (X則曰: 覲禮 同姓小邦則曰叔父, what each is called, answered by no other case's words)."""
     if event.kind not in rl.words["says"] or "say" not in event.fields:
         return False
     if pid.startswith(rl.word("commentary")):
         return False
+    if rl.word("case") + event.kind in ctx.texts.get(pid, ""):
+        return False  # 同姓小邦則曰叔父。其異姓小邦則曰叔舅: each case's words, no dialogue
     last = ctx.last_act()
     return not (
         last is not None
