@@ -2575,27 +2575,6 @@ def _last_guest_party(r: ClauseReader, doer: set[str], rl: Rule) -> tuple[str, .
     return ()
 
 
-@rule("raised-again")
-def raised_again(r, subjects, rl) -> bool:
-    """鄉射禮 使二人舉觶于賓與大夫 … 無算爵。使二人舉觶: a cup raised (舉觶) naming no
-    one, by those the clause itself names or sends, goes to those the same doers raised it to
-    before in the rite (注: 賓與大夫將旅，當執觶), implied; not a raising the clause does not name
-    its doers for (則既一人。舉觶: the time of what follows)."""
-    if not r.subjects and not any(e.kind in rl.words["send"] for e in r.events):
-        return False
-    done = False
-    for event in r.events:
-        if event.kind not in rl.words["raise"] or "to" in event.fields or not event.agent:
-            continue
-        for _, earlier in reversed(r.ctx.history):
-            if earlier.kind == event.kind and earlier.agent == event.agent:
-                if earlier.fields.get("to") and earlier.get("neg") != "1":
-                    event.set("to", earlier.fields["to"], "?")
-                    done = True
-                    break
-    return done
-
-
 @rule("thanks-to-host")
 def thanks_to_host(r, subjects, rl) -> bool:
     """明日，賓朝服拜賜于朝: the bow of thanks for the feast or gift (拜賜), naming no one, is
