@@ -469,20 +469,37 @@ def sent_by_host(reader, event, text, rl) -> bool:
 def laid_opposite(reader, event, text, rl) -> bool:
     """釋獲者坐設中，南當楅，西當西序: 當 naming no one, right after one set a thing down in the
     same sentence, is where the thing lies (opposite the 楅), a state: not the one who set it
-    walking to a place opposite (甸人陳鼎七，當門: the tripods face the gate)."""
+    walking to a place opposite (甸人陳鼎七，當門: the tripods face the gate); so too after things
+    set out by no one named (燕禮 設洗篚于阼階東南，當東霤), and when the thing is named before
+    當 in the next sentence of the paragraph (公食大夫禮 宰夫設黍稷六簋于俎西…。黍當牛俎)."""
     if event.kind != rl.word("opposite") or not reader.ctx.history:
         return False
     cid, last = reader.ctx.history[-1]
-    if sentence_of(cid) != reader.ctx.sentence:
+    head = text.partition(rl.word("opposite"))[0]  # 黍當牛俎: a thing (or a word no term) first
+    fronted = (
+        bool(head) and paragraph_of(cid) == reader.ctx.paragraph and _only_things(reader, head)
+    )
+    if sentence_of(cid) != reader.ctx.sentence and not fronted:
         return False
-    laid = last.kind in rl.words["lays"] and bool(last.agent)
+    laid = last.kind in rl.words["lays"] and bool(last.agent or last.fields.get("noagent"))
     chained = last.kind == event.kind and last.fields.get("noagent") == ("state",)
     if not (laid or chained):
         return False
-    if last.fields.get("theme") and last.marks.get("theme") != "?":  # named, not implied
+    carried = not fronted and (
+        bool(last.agent) or chained
+    )  # not the 洗 of 設洗…，當東霤 (its placing, as 東西當東榮)
+    if carried and last.fields.get("theme") and last.marks.get("theme") != "?":  # not implied
         event.set("theme", last.fields["theme"], "^")
     event.fields["noagent"] = ("state",)
     return True
+
+
+def _only_things(reader: ClauseReader, head: str) -> bool:
+    """Whether the words of ``head`` name only things, or words no term (no person, place,
+    direction or act)."""
+    return all(
+        not token.kinds or set(token.kinds) <= {"object"} for token in tokenize(head, reader.lex)
+    )
 
 
 @rule("receives-handed")
