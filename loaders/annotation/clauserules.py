@@ -343,6 +343,22 @@ def mat_for(r, tokens, i, rl):
     return 0
 
 
+@rule("robes-named")
+def robes_named(r, tokens, i, rl):
+    """覲禮 諸公奉篋服, 天子賜侯氏以車服, 諸公賜服者: 服 right after a thing (篋服: the box of
+    robes) or among what an act of giving gives, no other act between (賜服, 賜侯氏以車服: the
+    chariot and the robes given), is the robes, no act of putting them on; the robes are a class
+    of clothing, no thing (注: 服則衮也，鷩也，毳也)."""
+    token = tokens[i]
+    if token.text != rl.word("robes") or token.of("action") != rl.word("robes") or i == 0:
+        return None
+    acts = [t.of("action") for t in tokens[:i] if t.of("action") and not t.of("object")]
+    given = bool(acts) and acts[-1] in rl.words["given"]
+    if not (tokens[i - 1].of("object") or given):
+        return None
+    return 1
+
+
 @rule("bare-role")
 def bare_role(r, tokens, i, rl):
     """乃薦司正與射人一人…執冪二人 / 授執散爵: an act and its thing whose form with 者 is a
