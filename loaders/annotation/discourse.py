@@ -257,6 +257,24 @@ def commanded_all(reader, event, text, rl: Rule) -> bool:
     return True
 
 
+@rule("all-offered")
+def all_offered(reader, event, text, rl: Rule) -> bool:
+    """大射儀 司馬師…洗，獻隸㒒人與巾車獲者，皆如大侯之禮: 皆, with no subject, right after an
+    offering (獻, 酬 …) made in the same sentence to several persons the text names, are those
+    offered to, each receiving as another did (注: 其受獻之禮如服不也), not the one who offers."""
+    ctx = reader.ctx
+    if not (reader.all_ and ctx.history):
+        return False
+    cid, last = ctx.history[-1]
+    to = last.fields.get("to", ())
+    if sentence_of(cid) != ctx.sentence or last.kind not in reader.lex.frames["offering"]:
+        return False
+    if len(to) < 2 or last.marks.get("to") or last.agent != ctx.agent:
+        return False
+    event.set("agent", to, "^")
+    return True
+
+
 @rule("asked-ones-act")
 def asked_ones_act(reader, event, text, rl: Rule) -> bool:
     """小臣請致者。若命皆致，則序進: what follows a request for men named for their task (rule
