@@ -660,13 +660,41 @@ def down_to_bow(r, tokens, i, rl):
 @rule("goes-down")
 def goes_down(r, tokens, i, rl):
     """升酌膳，下 / 受爵以下: 下 alone as a clause, or after 以 ending it, is going down (降),
-    with what 以 names before it carried down; not 于下, below (a place)."""
+    with what 以 names before it carried down; so is 下 ending a clause right after withdrawing
+    (士相見禮 退下, 注: 下亦降也); not 于下, below (a place)."""
     if tokens[i].text != rl.word("down") or tokens[i].kinds or _next(tokens, i) is not None:
         return None
-    if i and tokens[i - 1].text != rl.word("with"):
-        return None  # 拜于下, 遷樂于下: below, the place
+    if (
+        i
+        and tokens[i - 1].text != rl.word("with")
+        and tokens[i - 1].of("action") not in rl.words["moves"]
+    ):
+        return None  # 拜于下, 遷樂于下: below, the place (士相見禮 退下: withdraws and goes down)
     r.verb(rl.word("act"), tokens, i)
     return 1
+
+
+@rule("down-by")
+def down_by(r, tokens, i, rl):
+    """大射儀 卒畫，自北階下 / 司宮埽所畫物，自北階下: 自 and the stairs with 下 ending the last
+    clause of a sentence, no act before it in the clause, is going down by those stairs (降
+    from=北階), as 下 alone is (rule goes-down; 士相見禮 注: 下亦降也); not the foot of the
+    stairs where one stands before an act that follows (燕禮 射人自阼階下，請立司正)."""
+    down = rl.word("down")
+    if tokens[i].text != rl.word("from") or r.events or not r.ctx.ends_sentence:
+        return None
+    rest = tokens[i + 1 :]
+    text = "".join(t.text for t in rest)
+    if not rest or not all(t.of("place") or t.of("direction") for t in rest):
+        return None
+    if not text.endswith(rl.word("stairs") + down):
+        return None
+    if r.ctx.pending and r.ctx.pending_sentence != r.ctx.sentence:
+        r.ctx.pending = None  # 射正莅之。卒畫，自北階下: those who drew go down, carried
+    r.verb(rl.word("act"), tokens, i)
+    if r.events:
+        r.events[-1].set("from", (r.known_place(text[: -len(down)]),))
+    return len(tokens) - i
 
 
 @rule("music-plays")
