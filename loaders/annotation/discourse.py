@@ -63,6 +63,7 @@ class Context:
     sent_to: tuple[str, ...] = ()  # the one a cup was just sent to (拜送爵): he drinks next
     cond_topic: tuple[str, ...] = ()  # 其笙，則獻諸西階上: the one the condition is about
     cond_subject: tuple[str, ...] = ()  # 若賓諸公卿大夫不勝，則不降: who does what follows
+    served_standing: set[int] = field(default_factory=set)  # ids of rule served-stand's events
     unnamed_party: bool = False  # 若君賜之食: 之, named by no term, does what follows
     title_roles: tuple[str, ...] = ()  # 士相見之禮 → 士: the persons the rite's title names
     cond_things: tuple[str, ...] = ()  # 凡挾矢，於二指之間橫之: the things it names (之)
@@ -518,6 +519,27 @@ def _only_things(reader: ClauseReader, head: str) -> bool:
     return all(
         not token.kinds or set(token.kinds) <= {"object"} for token in tokenize(head, reader.lex)
     )
+
+
+@rule("served-stand")
+def served_stand(reader, event, text, rl) -> bool:
+    """燕禮 乃薦司正與射人一人、司士一人、執冪二人，立于觶南: standing (立) naming no one, right
+    after dishes set out in the same sentence by no one named for persons the text names, is
+    theirs, who take their place to be served, not the one who acted last; they are not carried
+    on, nor taken for the one who acts next (辯獻士: the 主人 who offered before)."""
+    ctx = reader.ctx
+    if event.kind not in rl.words["stand"] or not ctx.history:
+        return False
+    cid, last = ctx.history[-1]
+    served = last.fields.get("to", ())
+    if sentence_of(cid) != ctx.sentence or last.kind not in rl.words["serve"]:
+        return False
+    if not served or last.marks.get("to") or last.fields.get("noagent") != ("unstated",):
+        return False
+    event.set("agent", served, "^")
+    event.fields["_aside"] = ("1",)
+    ctx.served_standing.add(id(event))
+    return True
 
 
 @rule("receives-handed")
@@ -1208,7 +1230,11 @@ def _not_the_recipient(ctx: Context, event: Event, agents: tuple[str, ...]) -> t
     to = event.fields.get("to", ())
     if not set(agents) & set(to):
         return agents
-    others = [e.agent for _, e in reversed(ctx.history) if e.agent and not set(e.agent) & set(to)]
+    others = [
+        e.agent
+        for _, e in reversed(ctx.history)
+        if e.agent and not set(e.agent) & set(to) and id(e) not in ctx.served_standing
+    ]
     return others[0] if others else agents
 
 
