@@ -512,6 +512,20 @@ def place_beyond(r, tokens, i, rl):
     return len(tokens) - i
 
 
+@rule("side-of-thing")
+def side_of_thing(r, tokens, i, rl):
+    """公食大夫禮 大夫長盥洗東南: a thing that is also a place and an act (洗, the basin and
+    washing), right before a compass word that ends the clause, is a side of that place (洗東南,
+    where they stand), even after 盥 (盥洗 elsewhere: two acts), not a second act."""
+    token = tokens[i]
+    if not (token.of("action") and token.of("place")) or i + 2 != len(tokens):
+        return None
+    if not all(ch in word_class("compass") for ch in tokens[i + 1].text):
+        return None
+    r.place_here(r.known_place(token.text + tokens[i + 1].text))
+    return 2
+
+
 @rule("compass-place")
 def compass_place(r, tokens, i, rl):
     """東堂, 西堂下: a compass word before a place is part of the place, as written (the
