@@ -246,6 +246,26 @@ def commanded_does(reader, event, text, rl: Rule) -> bool:
     return False
 
 
+@rule("commanded-task")
+def commanded_task(reader, event, text, rl: Rule) -> bool:
+    """大射儀 遂命量人巾車張三侯。大侯之崇，見鵠于參…。不繫左下綱: an act naming no one, after a
+    command of a task to persons named (張三侯) in the same paragraph and only clauses since that
+    tell how the work is done, no act between, is done by those commanded (implied), not by the
+    commander (who goes on at once after his command: 命…。反位)."""
+    ctx = reader.ctx
+    if not ctx.command_to or not ctx.history or ctx.command_content is None:
+        return False
+    cid, last = ctx.history[-1]
+    if last is not ctx.command_content[0] or paragraph_of(cid) != ctx.paragraph:
+        return False
+    read = list(ctx.texts)
+    between = len(read) - read.index(cid) - 2 if cid in read else 0
+    if between < int(rl.word("between")) or reader.lex.has(event.kind, "command"):
+        return False
+    event.set("agent", ctx.command_to, "?")
+    return True
+
+
 @rule("commanded-all")
 def commanded_all(reader, event, text, rl: Rule) -> bool:
     """遂命三耦各與其耦拾取矢。皆袒決遂: 皆, with no subject, just after a command are the ones
