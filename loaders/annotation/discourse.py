@@ -562,6 +562,24 @@ def served_stand(reader, event, text, rl) -> bool:
     return True
 
 
+@rule("gift-met")
+def gift_met(reader, event, text, rl) -> bool:
+    """覲禮 天子賜侯氏以車服。迎于外門外，再拜: meeting (迎) naming no one, right after the ruler
+    gave a person a gift, is that person's, who meets those who bring it (注: 王同時分命之而使賜
+    侯氏也): the ruler gives by others and meets no one at the receiver's gate."""
+    ctx = reader.ctx
+    if event.kind not in rl.words["meet"] or not ctx.history:
+        return False
+    last = ctx.history[-1][1]
+    given = last.fields.get("to", ())
+    if last.kind not in rl.words["give"] or not given or last.marks.get("to"):
+        return False
+    if not last.agent or not reader.all_of(last.agent, YL.Ruler):
+        return False
+    event.set("agent", given, "^")
+    return True
+
+
 @rule("receives-handed")
 def receives_handed(reader, event, text, rl) -> bool:
     """執爵者取觶，降洗，升實之，以授于席前。受觶: receiving (受) naming no one, just after the
