@@ -266,6 +266,30 @@ def commanded_task(reader, event, text, rl: Rule) -> bool:
     return True
 
 
+@rule("commanded-list")
+def commanded_list(reader, event, text, rl: Rule) -> bool:
+    """大射儀 命三耦皆袒決遂，執弓，序出取矢: acts naming no one in the clauses of its sentence
+    right after a command whose content opens with 皆 (all of those told, each: a list of what
+    they do) go on with that list: done by those commanded (implied; 注: 三耦入次袒決遂執弓挾矢
+    乃出), not by the commander carried over."""
+    ctx = reader.ctx
+    content = ctx.command_content
+    if not content or content[2] != ctx.sentence or not ctx.history:
+        return False
+    command = content[0]
+    told = command.fields.get("to", ())
+    where = next((pid for pid, e in reversed(ctx.history) if e is command), None)
+    if not told or where is None:
+        return False
+    if rl.word("all") not in ctx.texts.get(where, "").partition(command.kind)[2]:
+        return False
+    pid, last = ctx.history[-1]
+    if last is not command and (sentence_of(pid) != ctx.sentence or last.agent != told):
+        return False
+    event.set("agent", told, "?")
+    return True
+
+
 @rule("commanded-all")
 def commanded_all(reader, event, text, rl: Rule) -> bool:
     """遂命三耦各與其耦拾取矢。皆袒決遂: 皆, with no subject, just after a command are the ones
