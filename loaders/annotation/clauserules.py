@@ -404,6 +404,28 @@ def named_for_act(r, tokens, i, rl):
     return len(tokens)  # the piece's name is no term: nothing more to read
 
 
+@rule("office-held")
+def office_held(r, tokens, i, rl):
+    """大射儀 大射正擯 / 鄉射禮 記 則司射擯升降: the usher's office (擯, a form of 相) written
+    right after the person who holds it is no second person: alone it is the office he takes
+    (為 role=擯者, 注: 大射正，射人之長), before acts it is his ushering of those who do them
+    (相: the 升 and 降 are theirs, 注: 擯賓主人升降者皆尊之也)."""
+    token = tokens[i]
+    if token.text not in rl.words["office"] or i == 0 or r.events or not r.subjects:
+        return None
+    if not tokens[i - 1].of("role"):
+        return None
+    rest = tokens[i + 1 :]
+    if not rest:
+        r.new_event(rl.word("as")).set("role", (rl.word("role"),))
+        return 1
+    if not all(t.of("action") for t in rest):
+        return None
+    r.new_event(rl.word("act"))
+    r.stop = True  # the acts after it are those ushered, not his
+    return len(tokens) - i
+
+
 @rule("assisting")
 def assisting(r, tokens, i, rl):
     """膳宰贊授肺: 贊 before an act marks it as help given to another, whose acts go on (不拜酒

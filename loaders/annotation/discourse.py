@@ -604,6 +604,31 @@ def gift_met(reader, event, text, rl) -> bool:
     return True
 
 
+@rule("seated-leave-place")
+def seated_leave_place(reader, event, text, rl) -> bool:
+    """記 賓、主人射，則司射擯升降，卒射即席，而反位卒事: going back to one's place (反位) naming no
+    one, right after those carried over went to their mats (就席) in the same sentence, is not
+    theirs, who are seated, but the last other who acted in it (the 司射 who ushered them)."""
+    ctx = reader.ctx
+    if event.kind != rl.word("back") or not ctx.history:
+        return False
+    pid, last = ctx.history[-1]
+    if last.kind != rl.word("mat") or sentence_of(pid) != ctx.sentence or last.agent != ctx.agent:
+        return False
+    other = next(
+        (
+            e.agent
+            for p, e in reversed(ctx.history)
+            if sentence_of(p) == ctx.sentence and e.agent and not set(e.agent) & set(ctx.agent)
+        ),
+        (),
+    )
+    if not other:
+        return False
+    event.set("agent", other, "^")
+    return True
+
+
 @rule("receives-handed")
 def receives_handed(reader, event, text, rl) -> bool:
     """執爵者取觶，降洗，升實之，以授于席前。受觶: receiving (受) naming no one, just after the
@@ -630,6 +655,10 @@ def finisher_of_act(reader, event, text, rl) -> bool:
     done = event.kind[len(finish) :] if event.kind.startswith(finish) else ""
     if not done or done not in reader.lex.iri["action"]:  # a label of an act
         return False
+    case = _case_doers(reader, done)  # 記 賓、主人射，則司射擯升降，卒射即席: the case's persons
+    if case:
+        event.set("agent", case, "^")
+        return True
     finished = [
         e.agent for _, e in reader.ctx.history[-int(rl.word("within")) :] if e.kind == event.kind
     ]  # 三耦卒射。…公…就物…卒射如初: not those whose finishing is already told
@@ -639,6 +668,21 @@ def finisher_of_act(reader, event, text, rl) -> bool:
     if doer:
         event.set("agent", doer, "^")  # even when another answered last
     return bool(doer)
+
+
+def _case_doers(reader: ClauseReader, done: str) -> tuple[str, ...]:
+    """The persons of the case that opens this sentence, when it is only they and the act
+    finished (記 賓、主人射，則…，卒射即席: the 賓 and the 主人), a case and no act told."""
+    ctx = reader.ctx
+    first = next((pid for pid in ctx.texts if sentence_of(pid) == ctx.sentence), None)
+    if first is None or any(pid == first for pid, _ in ctx.history[-4:]):
+        return ()
+    tokens = tokenize(ctx.texts[first], reader.lex)
+    if len(tokens) < 2 or tokens[-1].of("action") != done:
+        return ()
+    if not all(t.of("role") or set(t.kinds) <= {"and"} for t in tokens[:-1]):
+        return ()
+    return tuple(r for t in tokens[:-1] if (r := t.of("role")))
 
 
 def last_doer(reader: ClauseReader, rl: Rule, did, by=None) -> tuple[str, ...]:
