@@ -844,6 +844,19 @@ def _bare_preposition(tokens, i) -> bool:
     return tokens[i].text in word_values("preposition") and not tokens[i].kinds
 
 
+@rule("paired-alike")
+def paired_alike(r, tokens, i, rl):
+    """大射儀 司射…比耦：大夫與大夫，命上射曰: a clause that is only a person with (與) the same
+    person (大夫與大夫) names a pairing, the case of two of that rank paired together (against 若
+    有士與大夫為耦), not two subjects of what follows: nothing of it is carried."""
+    if i or len(tokens) != 3 or tokens[1].text != rl.word("with"):
+        return None
+    role = tokens[0].of("role")
+    if not role or tokens[2].of("role") != role:
+        return None
+    return len(tokens)
+
+
 @rule("with-subject")
 def with_subject(r, tokens, i, rl):
     nxt = _next(tokens, i)
