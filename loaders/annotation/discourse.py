@@ -629,6 +629,21 @@ def seated_leave_place(reader, event, text, rl) -> bool:
     return True
 
 
+@rule("treated-as")
+def treated_as(reader, event, text, rl) -> bool:
+    """鄉射禮 記 若有諸公，則如賓禮: following another person's rite (如 + a role + 禮) naming no
+    one, right after a condition that only says some are there, is theirs: they are treated as
+    that person is (注: 大國之孤), not the one carried over."""
+    ctx = reader.ctx
+    like = event.get("like") or ""
+    if event.kind != rl.word("like") or not ctx.cond_topic or not like.endswith(rl.word("rite")):
+        return False
+    if like[: -len(rl.word("rite"))] not in reader.lex.forms["role"]:
+        return False
+    event.set("agent", ctx.cond_topic, "^")
+    return True
+
+
 @rule("receives-handed")
 def receives_handed(reader, event, text, rl) -> bool:
     """執爵者取觶，降洗，升實之，以授于席前。受觶: receiving (受) naming no one, just after the
