@@ -1164,6 +1164,23 @@ def guest_commanded(reader, event, text, rl) -> bool:
     return False
 
 
+@rule("officiant-commands")
+def officiant_commands(reader, event, text, rl) -> bool:
+    """大射儀 衆耦立于大夫之南…若有士與大夫為耦，則以大夫之耦為上。命大夫之耦曰「子與某子射」:
+    a command naming no one, when those carried over are archers (yl:Archer), is not theirs:
+    archers are paired and called, they command no one; the officiant (yl:Officiant) who acted
+    last gives it (注: 士雖爲上射，其辭猶尊大夫: the 司射's words)."""
+    ctx = reader.ctx
+    if not reader.lex.has(event.kind, "command") or not ctx.agent or not reader.archers(ctx.agent):
+        return False
+    for _, earlier in reversed(ctx.history[-int(rl.word("within")) :]):
+        doer = tuple(a for a in earlier.agent if reader.officiants((a,)))
+        if doer:
+            event.set("agent", doer, "^")
+            return True
+    return False
+
+
 @rule("chosen-acts")
 def chosen_acts(reader, event, text, rl) -> bool:
     """唯公所酬，以旅于西階上: the one the 公 chose (rule chosen-by) does what follows, until the
