@@ -840,6 +840,21 @@ def one_more(r, tokens, i, rl):
     return None
 
 
+@rule("laid-on")
+def laid_on(r, tokens, i, rl):
+    """覲禮 四享皆束帛加璧; 聘禮 享玄纁束帛加琮: 加 between two things, after an act of giving or
+    holding a gift that takes the first, is one gift, the second laid on the first (注: 皆以璧帛
+    致之): both the act's things, no act of laying."""
+    nxt = _next(tokens, i)
+    if tokens[i].text != rl.word("on") or not r.events or i == 0 or nxt is None:
+        return None
+    if r.events[-1].kind not in rl.words["gives"]:
+        return None  # 蓋冪，加勺: the ladle laid on after the cover, an act
+    if not (tokens[i - 1].of("object") and nxt.of("object")) or nxt.of("role"):
+        return None
+    return 1
+
+
 def _bare_preposition(tokens, i) -> bool:
     return tokens[i].text in word_values("preposition") and not tokens[i].kinds
 
