@@ -859,6 +859,20 @@ def _bare_preposition(tokens, i) -> bool:
     return tokens[i].text in word_values("preposition") and not tokens[i].kinds
 
 
+@rule("owners-officers")
+def owners_officers(r, tokens, i, rl):
+    """大射儀 宰夫有司薦 (注: 宰夫有司，宰夫之吏也); 特牲饋食禮 記 公有司門西: a person right
+    before 有司 with nothing between is whose officers they are: the 有司 are the subject, not
+    he with them."""
+    nxt = _next(tokens, i)
+    if r.events or not tokens[i].of("role") or nxt is None or nxt.text != rl.word("officers"):
+        return None
+    if i and tokens[i - 1].of("role"):
+        return None
+    r.subjects.append(nxt.of("role"))
+    return 2
+
+
 @rule("paired-alike")
 def paired_alike(r, tokens, i, rl):
     """大射儀 司射…比耦：大夫與大夫，命上射曰: a clause that is only a person with (與) the same
