@@ -302,6 +302,23 @@ def commanded_all(reader, event, text, rl: Rule) -> bool:
     return True
 
 
+@rule("all-things")
+def all_things(reader, event, text, rl: Rule) -> bool:
+    """大射儀 賓之弓矢與中、籌、豐，皆止于西堂下: 皆 naming no one right after a clause of its
+    sentence that only named things, no act since, is those things: what is done or where they
+    go is said of them, by no one named (注: 司射矢亦止西堂下), not the one carried over; not 如
+    (皆如還玉禮: how the one carried over handles them)."""
+    ctx = reader.ctx
+    named, at, sentence = ctx.named_things
+    if not (reader.all_ and named) or sentence != ctx.sentence or at != len(ctx.history):
+        return False
+    if event.kind == rl.word("like"):
+        return False  # 束帛，皮，皆如還玉禮: how the doer carried over handles them
+    if "theme" not in event.fields:
+        event.set("theme", named, "^")
+    return _unstated(event)
+
+
 @rule("all-offered")
 def all_offered(reader, event, text, rl: Rule) -> bool:
     """大射儀 司馬師…洗，獻隸㒒人與巾車獲者，皆如大侯之禮: 皆, with no subject, right after an
