@@ -454,11 +454,29 @@ def setting_out_unstated(reader, event, text, rl) -> bool:
         and not event.marks.get("theme")
     ):
         return False  # 實觶: a cup filled, one of the round, not food put into its vessel
+    layer = _laying_in_sentence(reader)
+    if layer and lex.has(event.kind, "settingOut"):
+        event.set("agent", layer, "^")  # 甸人陳鼎七，當門，南面西上，設扃鼏: he goes on
+        return True
     if lex.has(event.kind, "settingOut") and (
         not reader.ctx.paragraph_has_agent or event.kind in lex.frames["unstatedAgent"]
     ):
         return _unstated(event)
     return False
+
+
+def _laying_in_sentence(reader: ClauseReader) -> tuple[str, ...]:
+    """公食大夫禮 甸人陳鼎七，當門，南面西上，設扃鼏: the person the sentence names setting things
+    out (設, 陳), when only where they lie has been told since (a state), goes on setting out."""
+    ctx = reader.ctx
+    for pid, earlier in reversed(ctx.history):
+        if sentence_of(pid) != ctx.sentence:
+            return ()
+        if earlier.fields.get("noagent") == ("state",):
+            continue
+        named = _named([earlier]) and earlier.get("neg") != "1"
+        return earlier.agent if named and reader.lex.has(earlier.kind, "settingOut") else ()
+    return ()
 
 
 def named_just_before(ctx: Context) -> tuple[str, ...]:
