@@ -2156,6 +2156,31 @@ def command_goes_on(r, subjects, rl) -> bool:
     return True
 
 
+@rule("counterpart-told")
+def counterpart_told(r, subjects, rl) -> bool:
+    """大射儀 命三耦及衆射者勝者皆袒決遂執張弓。不勝者皆襲，說決拾…遂以執弣: right after a
+    command whose words tell one side all to do something (勝者皆…), a sentence opening with the
+    other side (yl:counterpart: 不勝者) and 皆 is more of those words (鄉射禮 quotes both in one
+    「…」), not acts told: + say= on the command."""
+    ctx = r.ctx
+    if not (subjects and r.events and ctx.history and ctx.new_sentence):
+        return False
+    pid, last = ctx.history[-1]
+    if not r.lex.has(last.kind, "command") or sentence_of(pid) == ctx.sentence:
+        return False
+    words = ctx.texts.get(pid, "").partition(last.kind)[2]
+    told = [c for s in subjects for c in r.lex.counterparts.get(s, ())]
+    if not any(f"{c}{rl.word('all')}" in words for c in told):
+        return False
+    if not r.text.startswith(tuple(f"{s}{rl.word('all')}" for s in subjects)):
+        return False
+    more = Event("", modifier=True)
+    more.set("say", (r.text,))
+    r.events[:] = [more]
+    ctx.agent = ctx.positive_agent = last.agent
+    return True
+
+
 @rule("helped-one")
 def helped_one(r, subjects, rl) -> bool:
     """小臣正贊袒, 贊設決朱極三, 膳宰贊授肺: an act of help (rule assisting) is done for the
