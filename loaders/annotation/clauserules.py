@@ -290,6 +290,20 @@ def title(r, tokens, i, rl):
     return 1 if "title" in tokens[i].kinds else None
 
 
+@rule("worship-at")
+def worship_at(r, tokens, i, rl):
+    """覲禮 禮日于南門外，禮月與四瀆于北門外: 禮 opening a clause, before what it is done to and
+    于 a place, is worshipping with a sacrifice (注: 變拜言禮者，容祀也), 祭; not 禮于阼 (no thing
+    named: the 醴 of 士冠禮), 禮辭, 禮玉 (a thing)."""
+    if i or tokens[i].text != rl.word("worship") or r.events:
+        return None
+    yu = next((j for j, t in enumerate(tokens) if t.text in rl.words["yu"]), None)
+    if yu is None or yu < 2 or yu + 1 >= len(tokens):
+        return None
+    r.verb(rl.word("act"), tokens, i)
+    return yu  # what is worshipped is no term of the ontology: read on from 于
+
+
 @rule("offering-wine")
 def offering_wine(r, tokens, i, rl):
     nxt = _next(tokens, i)
