@@ -508,6 +508,26 @@ def fronted_object(reader, event, text, rl) -> bool:
     return True
 
 
+@rule("ji-usual-commander")
+def ji_usual_commander(reader, event, text, rl) -> bool:
+    """鄉射禮 記 命負侯者，由其位: a command in the 記 naming no one, to a person named, is given
+    by the one who last gave that person that command, by name, in another sentence (經
+    司馬命獲者執旌以負侯: the 司馬), implied; the 記 tells how he does it (注: 於賤者禮略)."""
+    ctx = reader.ctx
+    told = event.fields.get("to", ())
+    if not ctx.sentence.startswith(rl.words["part"]) or not told or event.marks.get("to"):
+        return False
+    if not reader.lex.has(event.kind, "command"):
+        return False
+    for pid, earlier in reversed(ctx.history):
+        if sentence_of(pid) == ctx.sentence or earlier.marks.get("agent") == "?":
+            continue
+        if earlier.kind == event.kind and earlier.fields.get("to") == told and earlier.agent:
+            event.set("agent", earlier.agent, "?")
+            return True
+    return False
+
+
 @rule("ji-names-no-one")
 def ji_names_no_one(reader, event, text, rl) -> bool:
     ctx = reader.ctx
