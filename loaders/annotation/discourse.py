@@ -583,6 +583,23 @@ def sent_by_host(reader, event, text, rl) -> bool:
     return True
 
 
+@rule("usher-sent")
+def usher_sent(reader, event, text, rl) -> bool:
+    """士相見禮 賓出。使擯者還其贄于門外 / 若他邦之人，則使擯者還其摯: the usher (擯者, the
+    host's: 注: 擯者，有司佐禮者) sent with no one named who sends him is sent by his master, the
+    last of the host's side or the ruler to act (the 主人 who answered the bow; the 君 who
+    answered it, 疏: 君所不臣…), not the guest carried over."""
+    sent = event.fields.get("to", ())
+    if event.kind not in rl.words["send"] or sent != (rl.word("usher"),):
+        return False
+    for _, earlier in reversed(reader.ctx.history[-int(rl.word("within")) :]):
+        doer = earlier.agent
+        if doer and (reader.all_of(doer, YL.Principal) or reader.all_of(doer, YL.Ruler)):
+            event.set("agent", doer, "^" if doer == reader.ctx.agent else "?")
+            return True
+    return False
+
+
 @rule("laid-opposite")
 def laid_opposite(reader, event, text, rl) -> bool:
     """釋獲者坐設中，南當楅，西當西序: 當 naming no one, right after one set a thing down in the
