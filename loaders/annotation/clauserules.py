@@ -887,6 +887,20 @@ def owners_officers(r, tokens, i, rl):
     return 2
 
 
+@rule("eldest-receives")
+def eldest_receives(r, tokens, i, rl):
+    """鄉射禮 若無大夫，則長受酬 / 大夫之觶長受: 長 alone right before receiving (受, 受酬) is the
+    eldest of the 衆賓, who receives the pledge first (注: 長謂以長幼之次酬衆賓), not the one
+    carried over nor the owner of the cup."""
+    nxt = _next(tokens, i)
+    if tokens[i].text != rl.word("elder") or tokens[i].kinds or r.events or nxt is None:
+        return None
+    if nxt.of("action") != rl.word("receive"):
+        return None
+    r.subjects[:] = [rl.word("eldest")]
+    return 1
+
+
 @rule("paired-alike")
 def paired_alike(r, tokens, i, rl):
     """大射儀 司射…比耦：大夫與大夫，命上射曰: a clause that is only a person with (與) the same
