@@ -319,6 +319,18 @@ def all_things(reader, event, text, rl: Rule) -> bool:
     return _unstated(event)
 
 
+@rule("all-after-last")
+def all_after_last(reader, event, text, rl: Rule) -> bool:
+    """大射儀 二耦拾取矢…後者遂取誘射之矢，兼乘矢而取之，以授有司于次中。皆襲，反位: 皆 naming
+    no one right after the acts of the last of the pairs to take arrows (rule the-last: the 下耦
+    下射) is all the pairs (三耦), who have all taken theirs, not he alone."""
+    last, group = rl.word("last"), rl.word("group")
+    if not reader.all_ or reader.ctx.agent != (last,):
+        return False
+    event.set("agent", (group,), "^")  # the pairs who took their arrows, carried on (反位)
+    return True
+
+
 @rule("all-offered")
 def all_offered(reader, event, text, rl: Rule) -> bool:
     """大射儀 司馬師…洗，獻隸㒒人與巾車獲者，皆如大侯之禮: 皆, with no subject, right after an
