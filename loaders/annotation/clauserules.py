@@ -901,6 +901,22 @@ def eldest_receives(r, tokens, i, rl):
     return 1
 
 
+@rule("other-pairs")
+def other_pairs(r, tokens, i, rl):
+    """大射儀 上耦…反位。二耦拾取矢，亦如之: 二耦 opening a clause is the two pairs of the three
+    other than the first (上耦), who always goes first (yl:hasMember of 三耦: 次耦, 下耦), not
+    one 耦."""
+    nxt = _next(tokens, i)
+    if i or tokens[i].text != rl.word("two") or nxt is None or nxt.of("role") != rl.word("pair"):
+        return None
+    members = r.lex.members.get(rl.word("group"), ())
+    first = rl.word("first")
+    if first not in members:
+        return None
+    r.subjects.extend(m for m in members if m != first)
+    return 2
+
+
 @rule("paired-alike")
 def paired_alike(r, tokens, i, rl):
     """大射儀 司射…比耦：大夫與大夫，命上射曰: a clause that is only a person with (與) the same
