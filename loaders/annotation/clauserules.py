@@ -1086,9 +1086,17 @@ def steps_aside(r, tokens, i, rl):
 
 @rule("zhe")
 def zhe(r, tokens, i, rl):
+    """衆賓之長升拜受者三人: 者 after an act closes what the clause says of its agent; ending a
+    clause that names its persons, in a sentence that goes on (覲禮 儐使者，諸公賜服者，束帛四馬),
+    it says who they are, those of them who did it (the envoys, 諸公 who brought the robes): no
+    act told."""
     if tokens[i].text in rl.words["zhe"]:
         if r.events:
             r.stop = True
+            ending = i + 1 == len(tokens) and r.subjects and not r.ctx.ends_sentence
+            if ending and r.ctx.history and sentence_of(r.ctx.history[-1][0]) == r.ctx.sentence:
+                r.events.clear()
+                r.subjects.clear()  # nor persons left for the next act (儐大史亦如之: the 侯氏)
         return 1
     return None
 
