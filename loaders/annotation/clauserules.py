@@ -2912,6 +2912,25 @@ def zhu_names_doer(r, subjects, rl) -> bool:
     return done
 
 
+@rule("ruler-spoken-for")
+def ruler_spoken_for(r, subjects, rl) -> bool:
+    """公食大夫禮 擯者辭…公降一等。辭曰「寡君從子，雖將拜，興也」: words that name 寡君 (our
+    ruler) are not the ruler's own: when the ruler is only carried over to them, the usher who
+    speaks for him (擯者) says them (疏: 公降，擯者釋辭矣), implied."""
+    if subjects:
+        return False
+    done = False
+    for event in r.events:
+        said = "".join(event.fields.get("say", ()))
+        if rl.word("our-ruler") not in said or not event.agent or event.marks.get("agent") != "^":
+            continue
+        if not r.all_of(event.agent, YL.Ruler):
+            continue
+        event.set("agent", (rl.word("usher"),), "?")
+        done = True
+    return done
+
+
 @rule("zhu-names-speaker")
 def zhu_names_speaker(r, subjects, rl) -> bool:
     """注 君使人戒客辭也 / 上介出答主國使者辭也: the 注 opening with the one who says the words
