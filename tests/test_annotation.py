@@ -664,6 +664,48 @@ def test_a_push_of_the_bow_salutes_no_one():
     assert bowed.events[0].fields.get("to") == ("司射",)
 
 
+def test_homage_goes_to_the_host_where_the_ruler_is_long_away():
+    """Rule homage-to-ruler (公食大夫禮 大夫相食 … 主人從。受侑幣，再拜稽首, 疏: 以食禮相尊敬，
+    雖敵亦稽首): the ruler, who acted in the rite, acting nor addressed within the last 20 acts
+    while the 主人 acted just before, the homage is the other party's; with the ruler at hand
+    it is his."""
+    from yili_kg.loaders.annotation.annotate import annotate_example
+
+    away, _ = annotate_example(
+        "公送于大門内，再拜。賓不顧。大夫相食，親戒速。迎賓于門外，拜至。賓升。大夫降盥。賓降。"
+        "大夫辭。賓升。大夫降。賓降。賓升，坐祭。賓興。主人降。賓降一等，主人從。受侑幣，再拜稽首"
+    )
+    assert format_events(away.events) == "再拜 agent=賓^ to=主人? ; 稽首 agent=賓^ to=主人?"
+    near, _ = annotate_example(
+        "公送于大門内，再拜。賓升，坐祭。主人降。賓降一等，主人從。受侑幣，再拜稽首"
+    )
+    assert near.events[0].fields.get("to") == ("公",)
+
+
+def test_the_words_of_two_cases_are_no_dialogue():
+    """Rule commanded-answers (覲禮 同姓小邦則曰叔父。其異姓小邦則曰叔舅): the words of a case
+    (X則曰) are what each is called, not a turn the next case's words answer; words said to
+    no one named still are answered (主人曰…。賓曰「俟閒」)."""
+    from yili_kg.loaders.annotation.annotate import annotate_example
+
+    first, _ = annotate_example("同姓小邦則曰叔父‖。其異姓小邦則曰叔舅")
+    assert "to" not in first.events[0].fields
+    second, _ = annotate_example("同姓小邦則曰叔父。其異姓小邦則曰叔舅")
+    assert "to" not in second.events[0].fields
+
+
+def test_a_bow_among_those_the_pledge_went_round_is_to_no_one():
+    """Rule implied-recipient (鄉射禮 辯旅，皆不拜): all of those the pledging round just went
+    round, acting among themselves, bow to no one of them (注: 主人之贊者於此始旅，嫌有拜); one
+    who was pledged, alone, still bows to the one who pledged him."""
+    from yili_kg.loaders.annotation.annotate import annotate_example
+
+    among, _ = annotate_example("受酬者不拜受。辯旅，皆不拜")
+    assert format_events(among.events) == "拜 agent=受酬者^ neg=1"
+    alone, _ = annotate_example("受酬者不拜受。辯旅，不拜")
+    assert alone.events[0].fields.get("to") == ("酬者",)
+
+
 def test_an_added_mat_after_a_mat_laid_by_no_one_named_is_no_ones():
     # rule added-mat: not after a mat laid by no one named (燕禮, 大射儀 若有諸公…席于阼階西，
     # 北面，東上。無加席): laid by no one named, for no one

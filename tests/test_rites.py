@@ -324,7 +324,14 @@ def test_each_rite_reads_its_sense_of_a_form(sense):
     events = [e for _, e in _events(rite, sense.example)]
     assert events, sense.example
     if sense.category == "action":
-        assert sense.label in {e.kind for e in events}
+        kinds = {e.kind for e in events}
+        if sense.label not in kinds:  # 命賓禦于公: an act only commanded has no event (rule 3),
+            from yili_kg.loaders.terms.lexicon import default_lexicon
+
+            # but the form is no longer read as its other term (禦: not the groom's 御)
+            others = {f[sense.form] for f in default_lexicon().forms.values() if sense.form in f}
+            values = {v for e in events for vs in e.fields.values() for v in vs}
+            assert kinds & {"命", "使"} and not others & values, (sense.example, events)
     else:
         values = {v for e in events for vs in e.fields.values() for v in vs}
         assert sense.label in values, (sense.example, events)

@@ -113,7 +113,11 @@ class ClauseReader:
         if previous is not None and previous.text in after.split(","):
             return True  # 盥洗, 降洗, 袒決: a verb after these verbs, not their object
         if last is not None and previous is not None and "action" in previous.kinds:
-            return False  # 適洗, 設洗, 說束, 作相: after a verb, the word is its object
+            # 適洗, 設洗, 說束, 作相: after a verb, the word is its object; but a person's name
+            # that is also an act, with a thing right after it, is that act on the thing
+            # (公食大夫禮 擯者進相幣: he assists with the gift, 注: 為君釋幣辭於賓)
+            nxt = tokens[i + 1] if i + 1 < len(tokens) else None
+            return "role" in token.kinds and nxt is not None and nxt.kinds.keys() == {"object"}
         relative = (*word_class("compass"), one_word("genitive"))  # X東 …, X之Y: a noun
         if i + 2 == len(tokens) and tokens[i + 1].text == one_word("genitive"):
             return True  # 遂薦之: 之 ends the clause, the one it is done to, not X之Y
@@ -377,7 +381,8 @@ class ClauseReader:
             or tokens[i - 1].text in rule_named("one-more").words["and"]
         ):
             return True  # 舉觶于賓介洗, 獻工與笙: one more of the persons named
-        return self.lex.has(last, "offering") and "action" in tokens[i - 1].kinds
+        person = self.lex.has(last, "offering") or self.lex.has(last, "personObject")
+        return person and "action" in tokens[i - 1].kinds
 
     def possessive(self, tokens: list[Token], i: int) -> int:
         """X之Y: the Y of X (主人之弓矢, 勝者之弟子, 賓與大夫之弓); X is not the agent."""
@@ -1069,6 +1074,7 @@ def _annotate(clauses, lexicon: Lexicon, notes=None):
         if clause.id == TITLE_CLAUSE or clause.level == "heading":
             if clause.id == TITLE_CLAUSE:  # 士相見之禮: whose rite it is (rule unnamed-one-acts)
                 ctx.title_roles = _title_roles(clause.text, lexicon)
+                ctx.title_rulers = _title_rulers(clause.text, lexicon)
             yield Record(clause.id, clause.text, [], reason="title"), []
             continue
         ctx.trace = []
@@ -1082,6 +1088,13 @@ def _title_roles(title: str, lexicon: Lexicon) -> tuple[str, ...]:
     ruler = lexicon.label(YL.Ruler)
     roles = (t.of("role") for t in tokenize(title, lexicon))
     return tuple(r for r in roles if r and ruler not in lexicon.role_classes.get(r, ()))
+
+
+def _title_rulers(title: str, lexicon: Lexicon) -> tuple[str, ...]:
+    """The rulers a rite's title names: 公食大夫之禮 → 公 (the ruler of the rite before he acts)."""
+    ruler = lexicon.label(YL.Ruler)
+    roles = (t.of("role") for t in tokenize(title, lexicon))
+    return tuple(r for r in roles if r and ruler in lexicon.role_classes.get(r, ()))
 
 
 @dataclass(frozen=True)

@@ -290,6 +290,20 @@ def title(r, tokens, i, rl):
     return 1 if "title" in tokens[i].kinds else None
 
 
+@rule("worship-at")
+def worship_at(r, tokens, i, rl):
+    """覲禮 禮日于南門外，禮月與四瀆于北門外: 禮 opening a clause, before what it is done to and
+    于 a place, is worshipping with a sacrifice (注: 變拜言禮者，容祀也), 祭; not 禮于阼 (no thing
+    named: the 醴 of 士冠禮), 禮辭, 禮玉 (a thing)."""
+    if i or tokens[i].text != rl.word("worship") or r.events:
+        return None
+    yu = next((j for j, t in enumerate(tokens) if t.text in rl.words["yu"]), None)
+    if yu is None or yu < 2 or yu + 1 >= len(tokens):
+        return None
+    r.verb(rl.word("act"), tokens, i)
+    return yu  # what is worshipped is no term of the ontology: read on from 于
+
+
 @rule("offering-wine")
 def offering_wine(r, tokens, i, rl):
     nxt = _next(tokens, i)
@@ -343,6 +357,22 @@ def mat_for(r, tokens, i, rl):
     return 0
 
 
+@rule("robes-named")
+def robes_named(r, tokens, i, rl):
+    """覲禮 諸公奉篋服, 天子賜侯氏以車服, 諸公賜服者: 服 right after a thing (篋服: the box of
+    robes) or among what an act of giving gives, no other act between (賜服, 賜侯氏以車服: the
+    chariot and the robes given), is the robes, no act of putting them on; the robes are a class
+    of clothing, no thing (注: 服則衮也，鷩也，毳也)."""
+    token = tokens[i]
+    if token.text != rl.word("robes") or token.of("action") != rl.word("robes") or i == 0:
+        return None
+    acts = [t.of("action") for t in tokens[:i] if t.of("action") and not t.of("object")]
+    given = bool(acts) and acts[-1] in rl.words["given"]
+    if not (tokens[i - 1].of("object") or given):
+        return None
+    return 1
+
+
 @rule("bare-role")
 def bare_role(r, tokens, i, rl):
     """乃薦司正與射人一人…執冪二人 / 授執散爵: an act and its thing whose form with 者 is a
@@ -386,6 +416,28 @@ def named_for_act(r, tokens, i, rl):
     r.subjects.append(tokens[i].of("role"))
     r.new_event(acts[0])
     return len(tokens)  # the piece's name is no term: nothing more to read
+
+
+@rule("office-held")
+def office_held(r, tokens, i, rl):
+    """大射儀 大射正擯 / 鄉射禮 記 則司射擯升降: the usher's office (擯, a form of 相) written
+    right after the person who holds it is no second person: alone it is the office he takes
+    (為 role=擯者, 注: 大射正，射人之長), before acts it is his ushering of those who do them
+    (相: the 升 and 降 are theirs, 注: 擯賓主人升降者皆尊之也)."""
+    token = tokens[i]
+    if token.text not in rl.words["office"] or i == 0 or r.events or not r.subjects:
+        return None
+    if not tokens[i - 1].of("role"):
+        return None
+    rest = tokens[i + 1 :]
+    if not rest:
+        r.new_event(rl.word("as")).set("role", (rl.word("role"),))
+        return 1
+    if not all(t.of("action") for t in rest):
+        return None
+    r.new_event(rl.word("act"))
+    r.stop = True  # the acts after it are those ushered, not his
+    return len(tokens) - i
 
 
 @rule("assisting")
@@ -494,6 +546,20 @@ def place_beyond(r, tokens, i, rl):
             return None
     r.place_here(r.known_place("".join(t.text for t in tokens[i:])))
     return len(tokens) - i
+
+
+@rule("side-of-thing")
+def side_of_thing(r, tokens, i, rl):
+    """公食大夫禮 大夫長盥洗東南: a thing that is also a place and an act (洗, the basin and
+    washing), right before a compass word that ends the clause, is a side of that place (洗東南,
+    where they stand), even after 盥 (盥洗 elsewhere: two acts), not a second act."""
+    token = tokens[i]
+    if not (token.of("action") and token.of("place")) or i + 2 != len(tokens):
+        return None
+    if not all(ch in word_class("compass") for ch in tokens[i + 1].text):
+        return None
+    r.place_here(r.known_place(token.text + tokens[i + 1].text))
+    return 2
 
 
 @rule("compass-place")
@@ -644,13 +710,41 @@ def down_to_bow(r, tokens, i, rl):
 @rule("goes-down")
 def goes_down(r, tokens, i, rl):
     """升酌膳，下 / 受爵以下: 下 alone as a clause, or after 以 ending it, is going down (降),
-    with what 以 names before it carried down; not 于下, below (a place)."""
+    with what 以 names before it carried down; so is 下 ending a clause right after withdrawing
+    (士相見禮 退下, 注: 下亦降也); not 于下, below (a place)."""
     if tokens[i].text != rl.word("down") or tokens[i].kinds or _next(tokens, i) is not None:
         return None
-    if i and tokens[i - 1].text != rl.word("with"):
-        return None  # 拜于下, 遷樂于下: below, the place
+    if (
+        i
+        and tokens[i - 1].text != rl.word("with")
+        and tokens[i - 1].of("action") not in rl.words["moves"]
+    ):
+        return None  # 拜于下, 遷樂于下: below, the place (士相見禮 退下: withdraws and goes down)
     r.verb(rl.word("act"), tokens, i)
     return 1
+
+
+@rule("down-by")
+def down_by(r, tokens, i, rl):
+    """大射儀 卒畫，自北階下 / 司宮埽所畫物，自北階下: 自 and the stairs with 下 ending the last
+    clause of a sentence, no act before it in the clause, is going down by those stairs (降
+    from=北階), as 下 alone is (rule goes-down; 士相見禮 注: 下亦降也); not the foot of the
+    stairs where one stands before an act that follows (燕禮 射人自阼階下，請立司正)."""
+    down = rl.word("down")
+    if tokens[i].text != rl.word("from") or r.events or not r.ctx.ends_sentence:
+        return None
+    rest = tokens[i + 1 :]
+    text = "".join(t.text for t in rest)
+    if not rest or not all(t.of("place") or t.of("direction") for t in rest):
+        return None
+    if not text.endswith(rl.word("stairs") + down):
+        return None
+    if r.ctx.pending and r.ctx.pending_sentence != r.ctx.sentence:
+        r.ctx.pending = None  # 射正莅之。卒畫，自北階下: those who drew go down, carried
+    r.verb(rl.word("act"), tokens, i)
+    if r.events:
+        r.events[-1].set("from", (r.known_place(text[: -len(down)]),))
+    return len(tokens) - i
 
 
 @rule("music-plays")
@@ -760,8 +854,80 @@ def one_more(r, tokens, i, rl):
     return None
 
 
+@rule("laid-on")
+def laid_on(r, tokens, i, rl):
+    """覲禮 四享皆束帛加璧; 聘禮 享玄纁束帛加琮: 加 between two things, after an act of giving or
+    holding a gift that takes the first, is one gift, the second laid on the first (注: 皆以璧帛
+    致之): both the act's things, no act of laying."""
+    nxt = _next(tokens, i)
+    if tokens[i].text != rl.word("on") or not r.events or i == 0 or nxt is None:
+        return None
+    if r.events[-1].kind not in rl.words["gives"]:
+        return None  # 蓋冪，加勺: the ladle laid on after the cover, an act
+    if not (tokens[i - 1].of("object") and nxt.of("object")) or nxt.of("role"):
+        return None
+    return 1
+
+
 def _bare_preposition(tokens, i) -> bool:
     return tokens[i].text in word_values("preposition") and not tokens[i].kinds
+
+
+@rule("owners-officers")
+def owners_officers(r, tokens, i, rl):
+    """大射儀 宰夫有司薦 (注: 宰夫有司，宰夫之吏也); 特牲饋食禮 記 公有司門西: a person right
+    before 有司 with nothing between is whose officers they are: the 有司 are the subject, not
+    he with them."""
+    nxt = _next(tokens, i)
+    if r.events or not tokens[i].of("role") or nxt is None or nxt.text != rl.word("officers"):
+        return None
+    if i and tokens[i - 1].of("role"):
+        return None
+    r.subjects.append(nxt.of("role"))
+    return 2
+
+
+@rule("eldest-receives")
+def eldest_receives(r, tokens, i, rl):
+    """鄉射禮 若無大夫，則長受酬 / 大夫之觶長受: 長 alone right before receiving (受, 受酬) is the
+    eldest of the 衆賓, who receives the pledge first (注: 長謂以長幼之次酬衆賓), not the one
+    carried over nor the owner of the cup."""
+    nxt = _next(tokens, i)
+    if tokens[i].text != rl.word("elder") or tokens[i].kinds or r.events or nxt is None:
+        return None
+    if nxt.of("action") != rl.word("receive"):
+        return None
+    r.subjects[:] = [rl.word("eldest")]
+    return 1
+
+
+@rule("other-pairs")
+def other_pairs(r, tokens, i, rl):
+    """大射儀 上耦…反位。二耦拾取矢，亦如之: 二耦 opening a clause is the two pairs of the three
+    other than the first (上耦), who always goes first (yl:hasMember of 三耦: 次耦, 下耦), not
+    one 耦."""
+    nxt = _next(tokens, i)
+    if i or tokens[i].text != rl.word("two") or nxt is None or nxt.of("role") != rl.word("pair"):
+        return None
+    members = r.lex.members.get(rl.word("group"), ())
+    first = rl.word("first")
+    if first not in members:
+        return None
+    r.subjects.extend(m for m in members if m != first)
+    return 2
+
+
+@rule("paired-alike")
+def paired_alike(r, tokens, i, rl):
+    """大射儀 司射…比耦：大夫與大夫，命上射曰: a clause that is only a person with (與) the same
+    person (大夫與大夫) names a pairing, the case of two of that rank paired together (against 若
+    有士與大夫為耦), not two subjects of what follows: nothing of it is carried."""
+    if i or len(tokens) != 3 or tokens[1].text != rl.word("with"):
+        return None
+    role = tokens[0].of("role")
+    if not role or tokens[2].of("role") != role:
+        return None
+    return len(tokens)
 
 
 @rule("with-subject")
@@ -920,9 +1086,17 @@ def steps_aside(r, tokens, i, rl):
 
 @rule("zhe")
 def zhe(r, tokens, i, rl):
+    """衆賓之長升拜受者三人: 者 after an act closes what the clause says of its agent; ending a
+    clause that names its persons, in a sentence that goes on (覲禮 儐使者，諸公賜服者，束帛四馬),
+    it says who they are, those of them who did it (the envoys, 諸公 who brought the robes): no
+    act told."""
     if tokens[i].text in rl.words["zhe"]:
         if r.events:
             r.stop = True
+            ending = i + 1 == len(tokens) and r.subjects and not r.ctx.ends_sentence
+            if ending and r.ctx.history and sentence_of(r.ctx.history[-1][0]) == r.ctx.sentence:
+                r.events.clear()
+                r.subjects.clear()  # nor persons left for the next act (儐大史亦如之: the 侯氏)
         return 1
     return None
 
@@ -1143,6 +1317,22 @@ def whose_thing(r, tokens, i, rl):
         return None
     r.events[-1].set("theme", thing)
     return j + 1 - i
+
+
+@rule("whose-unnamed")
+def whose_unnamed(r, tokens, i, rl):
+    """說婦之纓, 媵餕主人之餘, 則俟君之食: a person and 之 right after an act, before a word no
+    term names (nor a function word), is whose that thing is, not the act's recipient: the three
+    words are passed over."""
+    token, nxt, head = tokens[i], _next(tokens, i), _next(tokens, i, 2)
+    act = tokens[i - 1].of("action") if i else None
+    if not (token.of("role") and r.events and r.prep is None and act):
+        return None
+    if r.lex.has(act, "takesRole"):  # 為庶子之長殤: for whom one mourns, another reading
+        return None
+    if not _has(nxt, rl.words["of"]) or head is None or head.kinds or is_function_word(head.text):
+        return None
+    return 3
 
 
 @rule("possessive")
@@ -2037,6 +2227,31 @@ def command_goes_on(r, subjects, rl) -> bool:
     return True
 
 
+@rule("counterpart-told")
+def counterpart_told(r, subjects, rl) -> bool:
+    """大射儀 命三耦及衆射者勝者皆袒決遂執張弓。不勝者皆襲，說決拾…遂以執弣: right after a
+    command whose words tell one side all to do something (勝者皆…), a sentence opening with the
+    other side (yl:counterpart: 不勝者) and 皆 is more of those words (鄉射禮 quotes both in one
+    「…」), not acts told: + say= on the command."""
+    ctx = r.ctx
+    if not (subjects and r.events and ctx.history and ctx.new_sentence):
+        return False
+    pid, last = ctx.history[-1]
+    if not r.lex.has(last.kind, "command") or sentence_of(pid) == ctx.sentence:
+        return False
+    words = ctx.texts.get(pid, "").partition(last.kind)[2]
+    told = [c for s in subjects for c in r.lex.counterparts.get(s, ())]
+    if not any(f"{c}{rl.word('all')}" in words for c in told):
+        return False
+    if not r.text.startswith(tuple(f"{s}{rl.word('all')}" for s in subjects)):
+        return False
+    more = Event("", modifier=True)
+    more.set("say", (r.text,))
+    r.events[:] = [more]
+    ctx.agent = ctx.positive_agent = last.agent
+    return True
+
+
 @rule("helped-one")
 def helped_one(r, subjects, rl) -> bool:
     """小臣正贊袒, 贊設決朱極三, 膳宰贊授肺: an act of help (rule assisting) is done for the
@@ -2322,6 +2537,18 @@ def called_to_role(r, subjects, rl) -> bool:
     return done
 
 
+def _among_themselves(r: ClauseReader, event: Event, rl: Rule) -> bool:
+    """辯旅，皆不拜: all (皆) of those the pledge just went round (旅酬, their last act) act among
+    themselves (注: 主人之贊者於此始旅，嫌有拜): no one of them the other party."""
+    last = r.ctx.last_act()
+    return (
+        r.all_
+        and last is not None
+        and last[1].kind in rl.words["round"]
+        and last[1].agent == event.agent
+    )
+
+
 def _mutual(r: ClauseReader, event: Event) -> bool:
     """A salute of several together (賓、主人、大夫揖; 上耦揖進) has no recipient."""
     return r.lex.has(event.kind, "mutualAmongMany") and (
@@ -2337,16 +2564,19 @@ def homage_to_ruler(r, subjects, rl) -> bool:
     the 公, not to the 射人, 小臣 or 大夫 who spoke his command; the 再拜 just before it with it.
     So is a bow made below the hall, just after going down in its clause (降拜, 下拜): not to the
     one who last took a cup from him (若飲公，則侍射者降…降拜: not the 執爵者). The ruler is the
-    first ruler to act in the rite (覲禮 天子; 燕禮 公), or where none of them is there, the one
-    ruler who is (士相見禮 君)."""
+    first ruler to act in the rite (覲禮 天子; 燕禮 公), before any has acted the one the rite's
+    title names (公食大夫之禮 公: 大夫…將命。賓再拜稽首, 注: 受命, the lord's command his envoy
+    brings), or where none of them is there, the one ruler who is (士相見禮 君)."""
     if not any(r.lex.has(e.kind, "toRuler") or e.kind == rl.word("bow") for e in r.events):
         return False  # (the clause first: the ruler of the rite is looked for after)
-    ruler = rite_ruler(r.ctx, rl.words["ruler"])
+    ruler = rite_ruler(r.ctx, rl.words["ruler"]) or next(iter(r.ctx.title_rulers), None)
     if ruler is None:
         rulers = sorted(p for p in r.ctx.parties if r.all_of((p,), YL.Ruler))
         if len(rulers) != 1:
             return False
         ruler = rulers[0]
+    if _host_instead(r, ruler, rl):
+        return False
     done = False
     for index, event in enumerate(r.events):
         if ruler in event.agent or not (event.agent or event.get("noagent") == "unstated"):
@@ -2361,6 +2591,20 @@ def homage_to_ruler(r, subjects, rl) -> bool:
                 done = True  # (also where an earlier rule found the ruler: 升聽命，降拜)
                 bow.set("to", ruler, "?")
     return done
+
+
+def _host_instead(r: ClauseReader, ruler: str, rl: Rule) -> bool:
+    """公食大夫禮 大夫相食 … 主人從。受侑幣，再拜稽首 (疏: 以食禮相尊敬，雖敵亦稽首): where the
+    ruler, who acted in the rite, has not acted nor been addressed within the last acts while
+    the host (主人) did in the last few, the homage goes to the other party, not the ruler (not
+    聘禮 …主人曰…。卿致命。賓再拜稽首: the 主人 long before, the lord's command delivered)."""
+    recent = r.ctx.history[-int(rl.word("away")) :]
+    if not any(ruler in e.agent for _, e in r.ctx.history):
+        return False  # (before he acts: the ruler the title names)
+    if any(ruler in e.agent or ruler in e.fields.get("to", ()) for _, e in recent):
+        return False
+    near = r.ctx.history[-int(rl.word("near")) :]
+    return any(rl.word("host") in e.agent for _, e in near)
 
 
 def _bow_below(r: ClauseReader, index: int, rl: Rule) -> bool:
@@ -2464,6 +2708,70 @@ def _sender_counterpart(r: ClauseReader, sender: set[str], sent: set[str]) -> st
             if p not in sender | sent and guest in r.lex.role_classes.get(p, ()):
                 return p
     return None
+
+
+@rule("guest-invited")
+def guest_invited(r, subjects, rl) -> bool:
+    """鄉，朝服而謀賓介，皆使能，不宿戒 / 大夫相食，親戒速 / 天子賜舍: an invitation, summons or
+    gift to the guest (yl:invitesGuest: 戒, 宿, 速, 賜), by one named or carried and naming no
+    one, is to the guests (yl:Guest) the sentence named before the clause, neither its doer nor
+    those he employs (使能), else to the last guest to act or be addressed within the last acts,
+    in an act not denied (無介), not its doer; not in a clause ending with 者, which names
+    persons by what they did (覲禮 諸公賜服者), nor one whose act has its person in 之 or 諸 (士昏禮
+    記 父西面戒之: the daughter) or is a noun after 之 (士喪禮 棺中之賜), nor an errand of one
+    sent (使人速: rule errand-to-guest)."""
+    text = r.ctx.clause_text
+    if text.endswith(rl.word("who")) or any(e.kind in rl.words["send"] for e in r.events):
+        return False
+    done = False
+    for event in r.events:
+        if not r.lex.has(event.kind, "invitesGuest") or "to" in event.fields or not event.agent:
+            continue
+        if (
+            any(event.kind + it in text for it in rl.words["it"])
+            or rl.word("of") + event.kind in text
+        ):
+            continue  # 戒之: the person is 之; 棺中之賜: a thing given, no act
+        doer = set(event.agent)
+        found = _sentence_guests(r, doer, rl) or _last_guest_party(r, doer, rl)
+        if found:
+            event.set("to", found, "?")
+            done = True
+    return done
+
+
+def _sentence_guests(r: ClauseReader, doer: set[str], rl: Rule) -> tuple[str, ...]:
+    """The guests (yl:Guest) the sentence names before the clause being read, neither ``doer``
+    nor one sent or employed (使X) in it."""
+    guest = r.lex.label(YL.Guest)
+    before = r.ctx.sentence_read()[: -len(r.ctx.clause_text) or None]
+    sent = {
+        p
+        for pid, e in r.ctx.history
+        if sentence_of(pid) == r.ctx.sentence and e.kind in rl.words["send"]
+        for p in e.fields.get("to", ())
+    }
+    found = (t.of("role") for t in tokenize(before, r.lex))
+    return tuple(
+        dict.fromkeys(
+            p
+            for p in found
+            if p and p not in doer | sent and guest in r.lex.role_classes.get(p, ())
+        )
+    )
+
+
+def _last_guest_party(r: ClauseReader, doer: set[str], rl: Rule) -> tuple[str, ...]:
+    """The last guest (yl:Guest) to act or be addressed within the last acts, in an act not
+    denied, not ``doer``."""
+    guest = r.lex.label(YL.Guest)
+    for _, earlier in reversed(r.ctx.history[-int(rl.word("within")) :]):
+        if earlier.get("neg") == "1":
+            continue
+        for p in (*earlier.agent, *earlier.fields.get("to", ())):
+            if p not in doer and guest in r.lex.role_classes.get(p, ()):
+                return (p,)
+    return ()
 
 
 @rule("thanks-to-host")
@@ -2615,7 +2923,9 @@ def zhu_names_other(r, subjects, rl) -> bool:
     act with a person right after it names the other party of that act, when the clause names
     none (or only by guess); not a bow (rule zhu-names-party), nor a command (rule
     zhu-names-commanded), nor the doer himself, nor anyone (授人綏, a saying), nor the first
-    of those who do it (序從主人以下); 君 in the 注 is the 公 of the text."""
+    of those who do it (序從主人以下); 君 in the 注 is the 公 of the text. 相 (leading a musician)
+    only where the 注 opens with it, every role after it (後者徒相入, 注: 謂相大師少師者也; not 燕禮
+    注 …後二人徒相天子大僕二人也, the officers who lead in the king's court)."""
     if not r.ctx.notes:
         return False
     roles = _role_names(r)
@@ -2628,13 +2938,21 @@ def zhu_names_other(r, subjects, rl) -> bool:
         if r.is_a(event.kind, rl.word("bow")) or event.kind not in rl.words["acts"]:
             continue
         for note in r.ctx.notes:
-            found = re.search(f"{re.escape(event.kind)}({roles})(?!{rl.word('below')})", note)
+            head = f"^{rl.word('means')}?" if event.kind in rl.words["opening"] else ""
+            act = f"{head}{re.escape(event.kind)}"
+            found = re.search(f"{act}((?:{roles})+)(?!{rl.word('below')})", note)
             if not found or found.group(1) in rl.words["anyone"]:
                 continue
-            party = r.lex.forms["role"][found.group(1)]
-            party = rl.word("as") if party in rl.words["ruler"] else party
-            if party not in event.agent:
-                event.set("to", (party,), "?")
+            # 謂相大師少師者也: every role of the run after the act
+            names = re.findall(roles, found.group(1))
+            party = tuple(
+                dict.fromkeys(
+                    rl.word("as") if p in rl.words["ruler"] else p
+                    for p in (r.lex.forms["role"][n] for n in names)
+                )
+            )
+            if not set(party) & set(event.agent):
+                event.set("to", party, "?")
                 done = True
             break
     return done
@@ -2746,6 +3064,25 @@ def zhu_names_doer(r, subjects, rl) -> bool:
             continue
         event.fields.pop("noagent", None)
         event.set("agent", doer, "" if one else "?")
+        done = True
+    return done
+
+
+@rule("ruler-spoken-for")
+def ruler_spoken_for(r, subjects, rl) -> bool:
+    """公食大夫禮 擯者辭…公降一等。辭曰「寡君從子，雖將拜，興也」: words that name 寡君 (our
+    ruler) are not the ruler's own: when the ruler is only carried over to them, the usher who
+    speaks for him (擯者) says them (疏: 公降，擯者釋辭矣), implied."""
+    if subjects:
+        return False
+    done = False
+    for event in r.events:
+        said = "".join(event.fields.get("say", ()))
+        if rl.word("our-ruler") not in said or not event.agent or event.marks.get("agent") != "^":
+            continue
+        if not r.all_of(event.agent, YL.Ruler):
+            continue
+        event.set("agent", (rl.word("usher"),), "?")
         done = True
     return done
 
@@ -3033,6 +3370,8 @@ def implied_recipient(r, subjects, rl) -> bool:
             continue
         if _mutual(r, event) and not _paired(r, event):
             continue
+        if _among_themselves(r, event, rl):
+            continue  # 辯旅，皆不拜: the pledging went round them, no one the other party
         if rl.word("each-other") + event.kind in r.ctx.clause_text:
             continue  # 下大夫相見以鴈: they see each other (相見), no one the other party
         if event.kind in rl.words["push"] and "theme" in event.fields:
@@ -3295,18 +3634,35 @@ def _last_offered(r: ClauseReader, rl: Rule, mat: bool = False) -> tuple[str, ..
     """The one offered to by the last 獻/酢 within ``within`` acts (this clause's first); in
     the 記, whose sentences are rules each on its own, only within the sentence; for a mat,
     only when no one but the one who offered has acted since (先卿獻之，如獻卿之禮。席于阼階西)."""
-    recent = r.ctx.history[-int(rl.word("within")) :]
+    within = int(rl.word("within"))
+    if any(o in (r.ctx.condition or "") for o in rl.words["offerings"]):
+        within = int(rl.word("within-case"))  # 每一人獻，則薦諸其席: the round the case is of
+    recent = r.ctx.history[-within:]
     if r.ctx.sentence.startswith(rl.word("part")):
         recent = [(pid, e) for pid, e in recent if sentence_of(pid) == r.ctx.sentence]
     recent = recent + [("", e) for e in r.events]
     since: set[str] = set()
+    took: tuple[str, ...] = ()  # the last who bowed to take the cup, or was sent it
     for _, earlier in reversed(recent):
         if earlier.kind in rl.words["offerings"] and earlier.get("neg") != "1":
             if mat and since - set(earlier.agent):
                 return ()  # others acted between: the mat is not his (士喪禮 卜人…有席)
-            return earlier.fields.get("to", ())
+            return _member_who_took(r, earlier.fields.get("to", ()), took)
+        if not took and earlier.kind in rl.words["took"] and earlier.get("neg") != "1":
+            took = (
+                earlier.fields.get("to", ()) if earlier.kind in rl.words["sent"] else earlier.agent
+            )
         since.update(earlier.agent)
     return ()
+
+
+def _member_who_took(
+    r: ClauseReader, offered: tuple[str, ...], took: tuple[str, ...]
+) -> tuple[str, ...]:
+    """獻工。…一人拜受爵〔注：謂大師也〕。主人…拜送爵。薦脯醢: of a group offered to
+    (yl:hasMember), the member who took the cup is the one served."""
+    members = {m for g in offered for m in r.lex.members.get(g, ())}
+    return took if took and set(took) <= members else offered
 
 
 @rule("from-the-dishes")

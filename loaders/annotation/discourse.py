@@ -63,8 +63,10 @@ class Context:
     sent_to: tuple[str, ...] = ()  # the one a cup was just sent to (拜送爵): he drinks next
     cond_topic: tuple[str, ...] = ()  # 其笙，則獻諸西階上: the one the condition is about
     cond_subject: tuple[str, ...] = ()  # 若賓諸公卿大夫不勝，則不降: who does what follows
+    served_standing: set[int] = field(default_factory=set)  # ids of rule served-stand's events
     unnamed_party: bool = False  # 若君賜之食: 之, named by no term, does what follows
     title_roles: tuple[str, ...] = ()  # 士相見之禮 → 士: the persons the rite's title names
+    title_rulers: tuple[str, ...] = ()  # 公食大夫之禮 → 公: the rulers it names
     cond_things: tuple[str, ...] = ()  # 凡挾矢，於二指之間橫之: the things it names (之)
     thing_going: tuple | None = None  # 俎由東壁: the thing, its way, the sentence (thing-goes)
     named_things: tuple[tuple[str, ...], int, str] = ((), 0, "")  # 楅，髹: named alone (where)
@@ -246,6 +248,50 @@ def commanded_does(reader, event, text, rl: Rule) -> bool:
     return False
 
 
+@rule("commanded-task")
+def commanded_task(reader, event, text, rl: Rule) -> bool:
+    """大射儀 遂命量人巾車張三侯。大侯之崇，見鵠于參…。不繫左下綱: an act naming no one, after a
+    command of a task to persons named (張三侯) in the same paragraph and only clauses since that
+    tell how the work is done, no act between, is done by those commanded (implied), not by the
+    commander (who goes on at once after his command: 命…。反位)."""
+    ctx = reader.ctx
+    if not ctx.command_to or not ctx.history or ctx.command_content is None:
+        return False
+    cid, last = ctx.history[-1]
+    if last is not ctx.command_content[0] or paragraph_of(cid) != ctx.paragraph:
+        return False
+    read = list(ctx.texts)
+    between = len(read) - read.index(cid) - 2 if cid in read else 0
+    if between < int(rl.word("between")) or reader.lex.has(event.kind, "command"):
+        return False
+    event.set("agent", ctx.command_to, "?")
+    return True
+
+
+@rule("commanded-list")
+def commanded_list(reader, event, text, rl: Rule) -> bool:
+    """大射儀 命三耦皆袒決遂，執弓，序出取矢: acts naming no one in the clauses of its sentence
+    right after a command whose content opens with 皆 (all of those told, each: a list of what
+    they do) go on with that list: done by those commanded (implied; 注: 三耦入次袒決遂執弓挾矢
+    乃出), not by the commander carried over."""
+    ctx = reader.ctx
+    content = ctx.command_content
+    if not content or content[2] != ctx.sentence or not ctx.history:
+        return False
+    command = content[0]
+    told = command.fields.get("to", ())
+    where = next((pid for pid, e in reversed(ctx.history) if e is command), None)
+    if not told or where is None:
+        return False
+    if rl.word("all") not in ctx.texts.get(where, "").partition(command.kind)[2]:
+        return False
+    pid, last = ctx.history[-1]
+    if last is not command and (sentence_of(pid) != ctx.sentence or last.agent != told):
+        return False
+    event.set("agent", told, "?")
+    return True
+
+
 @rule("commanded-all")
 def commanded_all(reader, event, text, rl: Rule) -> bool:
     """遂命三耦各與其耦拾取矢。皆袒決遂: 皆, with no subject, just after a command are the ones
@@ -253,6 +299,53 @@ def commanded_all(reader, event, text, rl: Rule) -> bool:
     companions."""
     to = reader.ctx.command_to
     if not (to and reader.all_):
+        return False
+    event.set("agent", to, "^")
+    return True
+
+
+@rule("all-things")
+def all_things(reader, event, text, rl: Rule) -> bool:
+    """大射儀 賓之弓矢與中、籌、豐，皆止于西堂下: 皆 naming no one right after a clause of its
+    sentence that only named things, no act since, is those things: what is done or where they
+    go is said of them, by no one named (注: 司射矢亦止西堂下), not the one carried over; not 如
+    (皆如還玉禮: how the one carried over handles them)."""
+    ctx = reader.ctx
+    named, at, sentence = ctx.named_things
+    if not (reader.all_ and named) or sentence != ctx.sentence or at != len(ctx.history):
+        return False
+    if event.kind == rl.word("like"):
+        return False  # 束帛，皮，皆如還玉禮: how the doer carried over handles them
+    if "theme" not in event.fields:
+        event.set("theme", named, "^")
+    return _unstated(event)
+
+
+@rule("all-after-last")
+def all_after_last(reader, event, text, rl: Rule) -> bool:
+    """大射儀 二耦拾取矢…後者遂取誘射之矢，兼乘矢而取之，以授有司于次中。皆襲，反位: 皆 naming
+    no one right after the acts of the last of the pairs to take arrows (rule the-last: the 下耦
+    下射) is all the pairs (三耦), who have all taken theirs, not he alone."""
+    last, group = rl.word("last"), rl.word("group")
+    if not reader.all_ or reader.ctx.agent != (last,):
+        return False
+    event.set("agent", (group,), "^")  # the pairs who took their arrows, carried on (反位)
+    return True
+
+
+@rule("all-offered")
+def all_offered(reader, event, text, rl: Rule) -> bool:
+    """大射儀 司馬師…洗，獻隸㒒人與巾車獲者，皆如大侯之禮: 皆, with no subject, right after an
+    offering (獻, 酬 …) made in the same sentence to several persons the text names, are those
+    offered to, each receiving as another did (注: 其受獻之禮如服不也), not the one who offers."""
+    ctx = reader.ctx
+    if not (reader.all_ and ctx.history):
+        return False
+    cid, last = ctx.history[-1]
+    to = last.fields.get("to", ())
+    if sentence_of(cid) != ctx.sentence or last.kind not in reader.lex.frames["offering"]:
+        return False
+    if len(to) < 2 or last.marks.get("to") or last.agent != ctx.agent:
         return False
     event.set("agent", to, "^")
     return True
@@ -375,11 +468,29 @@ def setting_out_unstated(reader, event, text, rl) -> bool:
         and not event.marks.get("theme")
     ):
         return False  # 實觶: a cup filled, one of the round, not food put into its vessel
+    layer = _laying_in_sentence(reader)
+    if layer and lex.has(event.kind, "settingOut"):
+        event.set("agent", layer, "^")  # 甸人陳鼎七，當門，南面西上，設扃鼏: he goes on
+        return True
     if lex.has(event.kind, "settingOut") and (
         not reader.ctx.paragraph_has_agent or event.kind in lex.frames["unstatedAgent"]
     ):
         return _unstated(event)
     return False
+
+
+def _laying_in_sentence(reader: ClauseReader) -> tuple[str, ...]:
+    """公食大夫禮 甸人陳鼎七，當門，南面西上，設扃鼏: the person the sentence names setting things
+    out (設, 陳), when only where they lie has been told since (a state), goes on setting out."""
+    ctx = reader.ctx
+    for pid, earlier in reversed(ctx.history):
+        if sentence_of(pid) != ctx.sentence:
+            return ()
+        if earlier.fields.get("noagent") == ("state",):
+            continue
+        named = _named([earlier]) and earlier.get("neg") != "1"
+        return earlier.agent if named and reader.lex.has(earlier.kind, "settingOut") else ()
+    return ()
 
 
 def named_just_before(ctx: Context) -> tuple[str, ...]:
@@ -409,6 +520,26 @@ def fronted_object(reader, event, text, rl) -> bool:
         return False
     event.set("agent", last[1].agent, "^")
     return True
+
+
+@rule("ji-usual-commander")
+def ji_usual_commander(reader, event, text, rl) -> bool:
+    """鄉射禮 記 命負侯者，由其位: a command in the 記 naming no one, to a person named, is given
+    by the one who last gave that person that command, by name, in another sentence (經
+    司馬命獲者執旌以負侯: the 司馬), implied; the 記 tells how he does it (注: 於賤者禮略)."""
+    ctx = reader.ctx
+    told = event.fields.get("to", ())
+    if not ctx.sentence.startswith(rl.words["part"]) or not told or event.marks.get("to"):
+        return False
+    if not reader.lex.has(event.kind, "command"):
+        return False
+    for pid, earlier in reversed(ctx.history):
+        if sentence_of(pid) == ctx.sentence or earlier.marks.get("agent") == "?":
+            continue
+        if earlier.kind == event.kind and earlier.fields.get("to") == told and earlier.agent:
+            event.set("agent", earlier.agent, "?")
+            return True
+    return False
 
 
 @rule("ji-names-no-one")
@@ -466,23 +597,136 @@ def sent_by_host(reader, event, text, rl) -> bool:
     return True
 
 
+@rule("usher-sent")
+def usher_sent(reader, event, text, rl) -> bool:
+    """士相見禮 賓出。使擯者還其贄于門外 / 若他邦之人，則使擯者還其摯: the usher (擯者, the
+    host's: 注: 擯者，有司佐禮者) sent with no one named who sends him is sent by his master, the
+    last of the host's side or the ruler to act (the 主人 who answered the bow; the 君 who
+    answered it, 疏: 君所不臣…), not the guest carried over."""
+    sent = event.fields.get("to", ())
+    if event.kind not in rl.words["send"] or sent != (rl.word("usher"),):
+        return False
+    for _, earlier in reversed(reader.ctx.history[-int(rl.word("within")) :]):
+        doer = earlier.agent
+        if doer and (reader.all_of(doer, YL.Principal) or reader.all_of(doer, YL.Ruler)):
+            event.set("agent", doer, "^" if doer == reader.ctx.agent else "?")
+            return True
+    return False
+
+
 @rule("laid-opposite")
 def laid_opposite(reader, event, text, rl) -> bool:
     """釋獲者坐設中，南當楅，西當西序: 當 naming no one, right after one set a thing down in the
     same sentence, is where the thing lies (opposite the 楅), a state: not the one who set it
-    walking to a place opposite (甸人陳鼎七，當門: the tripods face the gate)."""
+    walking to a place opposite (甸人陳鼎七，當門: the tripods face the gate); so too after things
+    set out by no one named (燕禮 設洗篚于阼階東南，當東霤), and when the thing is named before
+    當 in the next sentence of the paragraph (公食大夫禮 宰夫設黍稷六簋于俎西…。黍當牛俎)."""
     if event.kind != rl.word("opposite") or not reader.ctx.history:
         return False
     cid, last = reader.ctx.history[-1]
-    if sentence_of(cid) != reader.ctx.sentence:
+    head = text.partition(rl.word("opposite"))[0]  # 黍當牛俎: a thing (or a word no term) first
+    fronted = (
+        bool(head) and paragraph_of(cid) == reader.ctx.paragraph and _only_things(reader, head)
+    )
+    if sentence_of(cid) != reader.ctx.sentence and not fronted:
         return False
-    laid = last.kind in rl.words["lays"] and bool(last.agent)
+    laid = last.kind in rl.words["lays"] and bool(last.agent or last.fields.get("noagent"))
     chained = last.kind == event.kind and last.fields.get("noagent") == ("state",)
     if not (laid or chained):
         return False
-    if last.fields.get("theme") and last.marks.get("theme") != "?":  # named, not implied
+    carried = not fronted and (
+        bool(last.agent) or chained
+    )  # not the 洗 of 設洗…，當東霤 (its placing, as 東西當東榮)
+    if carried and last.fields.get("theme") and last.marks.get("theme") != "?":  # not implied
         event.set("theme", last.fields["theme"], "^")
     event.fields["noagent"] = ("state",)
+    return True
+
+
+def _only_things(reader: ClauseReader, head: str) -> bool:
+    """Whether the words of ``head`` name only things, or words no term (no person, place,
+    direction or act)."""
+    return all(
+        not token.kinds or set(token.kinds) <= {"object"} for token in tokenize(head, reader.lex)
+    )
+
+
+@rule("served-stand")
+def served_stand(reader, event, text, rl) -> bool:
+    """燕禮 乃薦司正與射人一人、司士一人、執冪二人，立于觶南: standing (立) naming no one, right
+    after dishes set out in the same sentence by no one named for persons the text names, is
+    theirs, who take their place to be served, not the one who acted last; they are not carried
+    on, nor taken for the one who acts next (辯獻士: the 主人 who offered before)."""
+    ctx = reader.ctx
+    if event.kind not in rl.words["stand"] or not ctx.history:
+        return False
+    cid, last = ctx.history[-1]
+    served = last.fields.get("to", ())
+    if sentence_of(cid) != ctx.sentence or last.kind not in rl.words["serve"]:
+        return False
+    if not served or last.marks.get("to") or last.fields.get("noagent") != ("unstated",):
+        return False
+    event.set("agent", served, "^")
+    event.fields["_aside"] = ("1",)
+    ctx.served_standing.add(id(event))
+    return True
+
+
+@rule("gift-met")
+def gift_met(reader, event, text, rl) -> bool:
+    """覲禮 天子賜侯氏以車服。迎于外門外，再拜: meeting (迎) naming no one, right after the ruler
+    gave a person a gift, is that person's, who meets those who bring it (注: 王同時分命之而使賜
+    侯氏也): the ruler gives by others and meets no one at the receiver's gate."""
+    ctx = reader.ctx
+    if event.kind not in rl.words["meet"] or not ctx.history:
+        return False
+    last = ctx.history[-1][1]
+    given = last.fields.get("to", ())
+    if last.kind not in rl.words["give"] or not given or last.marks.get("to"):
+        return False
+    if not last.agent or not reader.all_of(last.agent, YL.Ruler):
+        return False
+    event.set("agent", given, "^")
+    return True
+
+
+@rule("seated-leave-place")
+def seated_leave_place(reader, event, text, rl) -> bool:
+    """記 賓、主人射，則司射擯升降，卒射即席，而反位卒事: going back to one's place (反位) naming no
+    one, right after those carried over went to their mats (就席) in the same sentence, is not
+    theirs, who are seated, but the last other who acted in it (the 司射 who ushered them)."""
+    ctx = reader.ctx
+    if event.kind != rl.word("back") or not ctx.history:
+        return False
+    pid, last = ctx.history[-1]
+    if last.kind != rl.word("mat") or sentence_of(pid) != ctx.sentence or last.agent != ctx.agent:
+        return False
+    other = next(
+        (
+            e.agent
+            for p, e in reversed(ctx.history)
+            if sentence_of(p) == ctx.sentence and e.agent and not set(e.agent) & set(ctx.agent)
+        ),
+        (),
+    )
+    if not other:
+        return False
+    event.set("agent", other, "^")
+    return True
+
+
+@rule("treated-as")
+def treated_as(reader, event, text, rl) -> bool:
+    """鄉射禮 記 若有諸公，則如賓禮: following another person's rite (如 + a role + 禮) naming no
+    one, right after a condition that only says some are there, is theirs: they are treated as
+    that person is (注: 大國之孤), not the one carried over."""
+    ctx = reader.ctx
+    like = event.get("like") or ""
+    if event.kind != rl.word("like") or not ctx.cond_topic or not like.endswith(rl.word("rite")):
+        return False
+    if like[: -len(rl.word("rite"))] not in reader.lex.forms["role"]:
+        return False
+    event.set("agent", ctx.cond_topic, "^")
     return True
 
 
@@ -512,6 +756,10 @@ def finisher_of_act(reader, event, text, rl) -> bool:
     done = event.kind[len(finish) :] if event.kind.startswith(finish) else ""
     if not done or done not in reader.lex.iri["action"]:  # a label of an act
         return False
+    case = _case_doers(reader, done)  # 記 賓、主人射，則司射擯升降，卒射即席: the case's persons
+    if case:
+        event.set("agent", case, "^")
+        return True
     finished = [
         e.agent for _, e in reader.ctx.history[-int(rl.word("within")) :] if e.kind == event.kind
     ]  # 三耦卒射。…公…就物…卒射如初: not those whose finishing is already told
@@ -521,6 +769,21 @@ def finisher_of_act(reader, event, text, rl) -> bool:
     if doer:
         event.set("agent", doer, "^")  # even when another answered last
     return bool(doer)
+
+
+def _case_doers(reader: ClauseReader, done: str) -> tuple[str, ...]:
+    """The persons of the case that opens this sentence, when it is only they and the act
+    finished (記 賓、主人射，則…，卒射即席: the 賓 and the 主人), a case and no act told."""
+    ctx = reader.ctx
+    first = next((pid for pid in ctx.texts if sentence_of(pid) == ctx.sentence), None)
+    if first is None or any(pid == first for pid, _ in ctx.history[-4:]):
+        return ()
+    tokens = tokenize(ctx.texts[first], reader.lex)
+    if len(tokens) < 2 or tokens[-1].of("action") != done:
+        return ()
+    if not all(t.of("role") or set(t.kinds) <= {"and"} for t in tokens[:-1]):
+        return ()
+    return tuple(r for t in tokens[:-1] if (r := t.of("role")))
 
 
 def last_doer(reader: ClauseReader, rl: Rule, did, by=None) -> tuple[str, ...]:
@@ -987,6 +1250,23 @@ def guest_commanded(reader, event, text, rl) -> bool:
     return False
 
 
+@rule("officiant-commands")
+def officiant_commands(reader, event, text, rl) -> bool:
+    """大射儀 衆耦立于大夫之南…若有士與大夫為耦，則以大夫之耦為上。命大夫之耦曰「子與某子射」:
+    a command naming no one, when those carried over are archers (yl:Archer), is not theirs:
+    archers are paired and called, they command no one; the officiant (yl:Officiant) who acted
+    last gives it (注: 士雖爲上射，其辭猶尊大夫: the 司射's words)."""
+    ctx = reader.ctx
+    if not reader.lex.has(event.kind, "command") or not ctx.agent or not reader.archers(ctx.agent):
+        return False
+    for _, earlier in reversed(ctx.history[-int(rl.word("within")) :]):
+        doer = tuple(a for a in earlier.agent if reader.officiants((a,)))
+        if doer:
+            event.set("agent", doer, "^")
+            return True
+    return False
+
+
 @rule("chosen-acts")
 def chosen_acts(reader, event, text, rl) -> bool:
     """唯公所酬，以旅于西階上: the one the 公 chose (rule chosen-by) does what follows, until the
@@ -1174,7 +1454,11 @@ def _not_the_recipient(ctx: Context, event: Event, agents: tuple[str, ...]) -> t
     to = event.fields.get("to", ())
     if not set(agents) & set(to):
         return agents
-    others = [e.agent for _, e in reversed(ctx.history) if e.agent and not set(e.agent) & set(to)]
+    others = [
+        e.agent
+        for _, e in reversed(ctx.history)
+        if e.agent and not set(e.agent) & set(to) and id(e) not in ctx.served_standing
+    ]
     return others[0] if others else agents
 
 
@@ -1378,16 +1662,50 @@ def _spoken_answer(events: list[Event], waiting, lexicon: Lexicon, rl: Rule) -> 
     ]
 
 
+@rule("commanded-each")
+def commanded_each(pid, events, lexicon, ctx, rl) -> bool:
+    """司馬正命退楅解綱。小臣師退楅。…巾車量人解左下綱: a command of several acts that named no one,
+    already answered by the doer of one of them, was given too to each who next does another of
+    them under his own name, within a few clauses of its paragraph (to=小臣師,巾車,量人?)."""
+    found = False
+    for event in _named(events):
+        for cid, command in reversed(ctx.history[-int(rl.word("within")) :]):
+            if paragraph_of(cid) != paragraph_of(pid) or command.marks.get("to") != "?":
+                continue
+            if command.kind not in lexicon.frames["command"] or command.get("neg") == "1":
+                continue
+            acts = _commanded_acts(ctx.texts.get(cid, ""), command.kind, lexicon)
+            if len(acts) > 1 and event.kind in acts and not set(event.agent) & set(command.agent):
+                if not set(event.agent) <= set(command.fields["to"]):
+                    to = tuple(dict.fromkeys((*command.fields["to"], *event.agent)))
+                    command.set("to", to, "?")
+                    found = True
+            break
+    return found
+
+
+def _commanded_acts(text: str, kind: str, lexicon: Lexicon) -> set[str]:
+    """The acts a command's clause names after its verb (命退楅解綱 → 退, 說)."""
+    tokens = tokenize(text, lexicon)
+    at = next((k for k, t in enumerate(tokens) if t.of("action") == kind), None)
+    if at is None:
+        return set()
+    return {a for t in tokens[at + 1 :] if (a := t.of("action")) and not t.of("role")}
+
+
 def _spoken_to_no_one(event: Event, pid: str, ctx: Context, rl: Rule) -> bool:
     """司正升相旅，曰「某子受酬」。受酬者降席: words said (曰, with the words) to no one named
     are answered like a command; not words that go with an act to someone by the same speaker
     just before in the sentence (媵爵，曰「臣受賜矣」: said to the one he presents to, rule
     said-to), nor words without their words (傳曰: the 傳 says what follows), nor in the 傳, a
-    commentary that narrates no act (布曰錫: what a cloth is called)."""
+    commentary that narrates no act (布曰錫: what a cloth is called), nor the words of a case
+    (X則曰: 覲禮 同姓小邦則曰叔父, what each is called, answered by no other case's words)."""
     if event.kind not in rl.words["says"] or "say" not in event.fields:
         return False
     if pid.startswith(rl.word("commentary")):
         return False
+    if rl.word("case") + event.kind in ctx.texts.get(pid, ""):
+        return False  # 同姓小邦則曰叔父。其異姓小邦則曰叔舅: each case's words, no dialogue
     last = ctx.last_act()
     return not (
         last is not None
