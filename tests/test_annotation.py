@@ -174,6 +174,36 @@ def test_a_bow_just_before_receiving_the_cup_is_to_the_one_who_gives_it():
     assert events == "拜 agent=衆賓 to=主人? neg=1" and "bow-to-offerer" in rules
 
 
+def test_words_answered_by_one_the_zhu_names_were_said_to_him():
+    # rule commanded-answers (convention settled 2026-12-06): 燕禮 the messenger's invitation is
+    # said to the 上介 who comes out and answers it (注: 上介出答主國使者辭也), not to the envoy
+    from yili_kg.loaders.annotation.annotate import _annotate, example_clauses
+
+    clauses, notes = example_clauses(
+        "公與客燕。曰：「寡君有不腆之酒」〔注：君使人戒客辭也〕。"
+        "對曰：「寡君君之私也」〔注：上介出答主國使者辭也〕"
+    )
+    read = list(_annotate(clauses, default_lexicon(), notes))
+    said, answer = read[1][0], read[2][0]
+    assert format_events(said.events) == "曰 agent=人? to=上介? say=寡君有不腆之酒"
+    assert "commanded-answers" in read[2][1] and answer.events[0].get("to") == "人"
+
+
+def test_the_thing_in_hand_is_not_carried_past_things_named_without_a_term():
+    # rule thing-in-hand (聘禮): the silk handled before is not what is set out after 米百筥,
+    # nor what is received in 士受馬 (馬, 米, 栗: things no term names)
+    from yili_kg.loaders.annotation.annotate import annotate_example
+
+    for example, expected in (
+        ("大夫以束帛致之。士介四人，皆餼大牢，米百筥，設于門外", "設 agent=士,介 dest=門外"),
+        ("大夫奉束帛。賓受栗", "受 agent=賓"),
+        ("宰夫以束帛授賓。士受馬", "受 agent=士"),
+        ("宰夫以束帛授賓。士受馬以出", "受 agent=士 ; 出 agent=士"),
+    ):
+        record, applied = annotate_example(example)
+        assert format_events(record.events) == expected, applied
+
+
 def test_a_ji_sentence_about_who_one_is_carries_him_to_its_acts():
     # rule ji-said-of: 燕禮 記 賓為苟敬 … 不嚌肺，不啐酒: the 賓 does not taste, not no one
     from yili_kg.loaders.annotation.annotate import annotate_example

@@ -40,6 +40,7 @@ from yili_kg.loaders.annotation.rules import one_word, rule_named, rules, word_c
 from yili_kg.loaders.iris import YL
 from yili_kg.loaders.terms.lexicon import Lexicon, default_lexicon
 from yili_kg.loaders.terms.tokens import Token, leading_roles, tokenize  # noqa: F401 (tokens)
+from yili_kg.loaders.terms.words import is_function_word
 from yili_kg.loaders.witnesses.texts import Passage, recut
 
 #: the chapter's title (鄉射之禮, 士相見之禮), the first clause of every rite: no event
@@ -417,7 +418,8 @@ class ClauseReader:
         return len(tokens) - i
 
     def pronoun(self) -> None:
-        """之 after a verb: the thing (or, after 酬/獻/送/從, the person) referred to."""
+        """之 after a verb: the thing (or, after 酬/獻/送/從, the person) referred to. A thing 之
+        stands for is written unmarked: 之 is in the text (convention settled 2026-12-06)."""
         event = self.events[-1]
         if "theme" in event.fields or "to" in event.fields:
             return
@@ -425,20 +427,21 @@ class ClauseReader:
             self.person_pronoun = event
             return
         if self.ctx.condition and self.ctx.cond_things:  # 凡挾矢，於二指之間橫之: the arrows
-            event.set("theme", self.ctx.cond_things, "?")
+            event.set("theme", self.ctx.cond_things)
             return
         worn = self.lex.label(YL.Dress)  # 宰夫朝服。牽牛以致之: not the dress he put on
         named, at, sentence = self.ctx.named_things
         since = at if named and sentence == self.ctx.sentence else None
-        recent = self.ctx.history[max(since or 0, len(self.ctx.history) - 6) :]
+        listed = self.ctx.listed[1]  # 米百筥，設于門外: not the silk handled before the list
+        recent = self.ctx.history[max(since or 0, listed, len(self.ctx.history) - 6) :]
         for _, earlier in reversed([*recent, *(("", e) for e in self.events[:-1])]):
             if "theme" in earlier.fields and not self.in_hand(earlier):
                 if self.is_a(earlier.kind, worn):
                     continue
-                event.set("theme", tuple(dict.fromkeys(earlier.fields["theme"])), "?")
+                event.set("theme", tuple(dict.fromkeys(earlier.fields["theme"])))
                 return
         if since is not None:  # 記 楅，髹，橫而拳之: the thing named alone since
-            event.set("theme", named, "?")
+            event.set("theme", named)
 
     def in_hand(self, event: Event) -> bool:
         """Whether the event's theme is only the thing taken to be in hand (rule thing-in-hand),
@@ -504,6 +507,27 @@ class ClauseReader:
                     return tuple(earlier.fields["to"])
         return ()
 
+    def lists_things(self) -> bool:
+        """鼎二七, 堂上八豆, 米百筥, 腥二牢: a clause with no act that counts things, named by a
+        term or by a word the ontology does not name: the thing in hand before is no longer the
+        one at hand (rule thing-in-hand; 聘禮)."""
+        tokens = tokenize(self.text, self.lex)
+        numerals = word_values("numeral")
+        if any(t.of("action") for t in tokens):
+            return False
+
+        def thing(k: int, after: bool) -> bool:  # a term of a thing, or after the numeral a word
+            if not 0 <= k < len(tokens) or tokens[k].text in numerals:  # no term nor function word
+                return False
+            if tokens[k].text in word_class("measure") or is_function_word(tokens[k].text):
+                return False  # 長三尺: a measure; 振之三: how many times
+            return bool(tokens[k].of("object")) or (after and not tokens[k].kinds)
+
+        return any(
+            t.text in numerals and (thing(n - 1, False) or thing(n + 1, True))
+            for n, t in enumerate(tokens)
+        )
+
     def names_only(self) -> bool:
         """楅, 鹿中, 綌冪: a clause that only names a thing (and words no term, before it), no
         number, place or facing (鑿背容八算 describes it)."""
@@ -554,6 +578,8 @@ class ClauseReader:
             if rule.apply(self, tuple(dict.fromkeys(self.subjects)), rule):
                 ctx.trace.append(rule.id)
                 return self.events
+        if not self.subjects and self.lists_things():  # 鼎二七, 米百筥: the things at hand now
+            ctx.listed = (tuple(self.topic), len(ctx.history), ctx.paragraph)
         if not self.subjects and self.at and not self.face and not (self.before or self.upper):
             ctx.pending = ((), tuple(self.at))  # 西階上，北面作衆賓射: the next act's place
             ctx.pending_at = ctx.clauses
@@ -892,7 +918,7 @@ def _generic_condition(pid: str, text: str, lexicon: Lexicon, ctx: Context) -> b
 
     >>> record, _ = annotate_example("記：凡挾矢，於二指之間橫之")
     >>> format_events(record.events)
-    '橫 theme=矢? cond=凡挾矢 noagent=unstated'
+    '橫 theme=矢 cond=凡挾矢 noagent=unstated'
     """
     generic = word_values("condition-generic")  # 凡, 既 (in the 記: ji/)
     if not any(pid.startswith(part) and word in text for word, part in generic.items()):
@@ -954,7 +980,7 @@ def _arrival_head(pid: str, text: str, lexicon: Lexicon, ctx: Context) -> tuple[
 
     >>> record, _ = annotate_example("記：尊綌冪，賓至徹之")
     >>> format_events(record.events)
-    '徹 theme=幂? cond=賓至 noagent=unstated'
+    '徹 theme=幂 cond=賓至 noagent=unstated'
     >>> format_events(annotate_example("記：賓至，徹之")[0].events)
     '徹 cond=賓至 noagent=unstated'
     """

@@ -1629,9 +1629,12 @@ def up_or_down(r, tokens, i, rl):
 @rule("side-of-state")
 def side_of_state(r, tokens, i, rl):
     """上射在左, 卦者在左, 主人在右: a side (左, 右) right after a state (在) is where one is, a
-    place as written (at=左)."""
+    place as written (at=左); so is a compass word alone ending the clause (罍水在東, 酒在北 →
+    at=北: where the thing stands, 注: 玄酒在西，上也; convention settled 2026-12-06)."""
     token = tokens[i]
-    if token.text not in rl.words["sides"] or token.kinds or not r.events or i == 0:
+    compass = token.of("direction") and i + 1 == len(tokens)
+    side = token.text in rl.words["sides"] and not token.kinds
+    if not r.events or i == 0 or not (compass or side):
         return None
     if tokens[i - 1].of("action") != r.events[-1].kind or not r.lex.has(r.events[-1].kind, "state"):
         return None
@@ -2355,7 +2358,7 @@ def homage_to_ruler(r, subjects, rl) -> bool:
             if bow is None or bow.agent != event.agent or not r.is_a(bow.kind, rl.word("bow")):
                 continue
             if "to" not in bow.fields or bow.marks.get("to") == "?":
-                done = done or bow.get("to") != ruler
+                done = True  # (also where an earlier rule found the ruler: 升聽命，降拜)
                 bow.set("to", ruler, "?")
     return done
 
@@ -2510,6 +2513,40 @@ def to_the_ruler(r, subjects, rl) -> bool:
         done = done or event.get("to") != ruler
         event.set("to", ruler, "?")
     return done
+
+
+@rule("usher-tells-guest")
+def usher_tells_guest(r, subjects, rl) -> bool:
+    """覲禮 侯氏…再拜稽首。擯者謁 (注: 謁猶告也。上擯告以天子前辭): the usher carries the words
+    between the ruler or host inside and the guest: his report naming no one, not going in
+    (入告: to the ruler, rule to-the-ruler), is to the guest (yl:Guest) when he goes out to tell
+    it (出告須) or when the guest acted just before: the ruler's word brought to him (to=侯氏?)."""
+    done = False
+    for event in r.events:
+        if event.kind not in rl.words["report"] or not set(event.agent) & set(rl.words["usher"]):
+            continue
+        named = "to" in event.fields and event.marks.get("to") != "?"
+        if named or any(e.kind in rl.words["in"] for e in r.events):
+            continue  # 擯者謁諸天子: to the one named; 入告: to the ruler
+        out = any(e.kind in rl.words["out"] for e in r.events) or (
+            bool(r.ctx.history)
+            and r.ctx.history[-1][1].kind in rl.words["out"]
+            and r.ctx.history[-1][1].agent == event.agent
+        )
+        guest = _last_guest(r, int(rl.word("within")), only_last=not out)
+        if guest and event.get("to") not in guest:
+            event.set("to", guest, "?")
+            done = True
+    return done
+
+
+def _last_guest(r, within: int, only_last: bool) -> tuple[str, ...]:
+    """The guest (yl:Guest) who acted last, within the last acts (only the very last act's
+    doer when ``only_last``)."""
+    for _, earlier in reversed(r.ctx.history[-(1 if only_last else within) :]):
+        if earlier.agent and r.all_of(earlier.agent, YL.Guest):
+            return tuple(earlier.agent)
+    return ()
 
 
 @rule("zhu-names-party")
@@ -2959,6 +2996,30 @@ def declined_bow(r, subjects, rl) -> bool:
         if bowed and not set(bowed) & set(event.agent):
             event.set("to", bowed, "?")
             done = True
+    return done
+
+
+@rule("heard-above")
+def heard_above(r, subjects, rl) -> bool:
+    """侯氏升聽命, 賓…升聽命: going up to hear (升聽命), naming no one heard, is hearing the one
+    on the hall whose word it is: the last other person to act, not an officer who only carries
+    or speaks it (覲禮 使者…先升。侯氏升聽命 → `聽 to=使者?`, 注: 使者東面致命，侯氏東階上西面聽之;
+    公食大夫禮 擯者進相幣。賓降辭幣，升聽命 → `to=公?`, 注: 主國君又命之升; convention settled
+    2026-12-06)."""
+    done = False
+    for event in r.events:
+        if event.kind not in rl.words["hear"] or "to" in event.fields or not event.agent:
+            continue
+        if not any(e.kind in rl.words["up"] and e.agent == event.agent for e in r.events):
+            continue
+        mine = set(event.agent)
+        for _, earlier in reversed(r.ctx.history[-int(rl.word("within")) :]):
+            agents = set(earlier.agent)
+            if not agents or agents & mine or r.officiants(earlier.agent):
+                continue
+            event.set("to", tuple(earlier.agent), "?")
+            done = True
+            break
     return done
 
 
@@ -3453,10 +3514,11 @@ def _held(r, rl, index: int, within: int, doer: set) -> list:
     thing is declined to, 辭一席: the host is not handed the mat). Anyone's thing from an
     earlier paragraph only among the last few acts (宰右執鐙: not the 鼎 laid out before)."""
     near = len(r.ctx.history) - int(rl.word("other-paragraph"))
+    listed = r.ctx.listed[1]  # 鼎二七，…設于阼階前: not the cover laid before the list
     recent = [
         e
         for n, (cid, e) in enumerate(r.ctx.history[-within:], max(0, len(r.ctx.history) - within))
-        if doer or paragraph_of(cid) == r.ctx.paragraph or n >= near
+        if (doer or paragraph_of(cid) == r.ctx.paragraph or n >= near) and n >= listed
     ] + r.events[:index]
 
     def party(e: Event) -> set:
@@ -3481,16 +3543,23 @@ def thing_in_hand(r, subjects, rl) -> bool:
     of the 記 about any such act (凡奠者于左)."""
     if r.ctx.clause_text.startswith(rl.words["generic"]):
         return False
-    done = False
+    done = unnamed = False
     for index, event in enumerate(r.events):
         if "theme" in event.fields:
             continue
         if not (r.lex.has(event.kind, "handlesThing") or event in r.carried):
             continue
+        if _names_unnamed_thing(r, event) or (unnamed and event in r.carried):
+            unnamed = True  # 士受馬以出: the horse he goes out with, not the silk handled before
+            continue
         doer = set(event.agent)
         held = _held(r, rl, index, int(rl.word("within")), doer=set())
         own = _held(r, rl, index, int(rl.word("own-within")), doer)
         source = (own if doer else held) or held
+        if not source and r.ctx.listed[0] and _first_since(r, r.ctx.listed[1]):
+            event.set("theme", r.ctx.listed[0], "?")  # 鼎二七，…設于阼階前: the 鼎 listed
+            done = True
+            continue
         if source:
             things = source[-1].fields["theme"]
             for other in _followed(r, rl, doer):  # 獲者執其薦，使人執俎從之，辟設于乏南
@@ -3499,6 +3568,26 @@ def thing_in_hand(r, subjects, rl) -> bool:
             event.set("theme", tuple(dict.fromkeys(things)), "?")
             done = True
     return done
+
+
+def _names_unnamed_thing(r, event) -> bool:
+    """The act's clause names its thing right after the verb by a word no term names nor is a
+    function word (聘禮 士受馬, 大夫二手授栗; 公食大夫禮 宰右執鐙): that thing, not one carried."""
+    tokens = tokenize(r.ctx.clause_text, r.lex)
+    for k, token in enumerate(tokens[:-1]):
+        if token.of("action") == event.kind:
+            nxt = tokens[k + 1]
+            return not nxt.kinds and not is_function_word(nxt.text) and len(nxt.text) == 1
+    return False
+
+
+def _first_since(r, at: int) -> bool:
+    """The things were listed (at: where in the history) in this paragraph, at most one act
+    ago, and no act since handled a thing."""
+    _, _, paragraph = r.ctx.listed
+    if at < len(r.ctx.history) - 1 or paragraph != r.ctx.paragraph:
+        return False
+    return not any("theme" in e.fields for _, e in r.ctx.history[at:])
 
 
 def _followed(r, rl, doer: set) -> list[set]:

@@ -68,6 +68,7 @@ class Context:
     cond_things: tuple[str, ...] = ()  # 凡挾矢，於二指之間橫之: the things it names (之)
     thing_going: tuple | None = None  # 俎由東壁: the thing, its way, the sentence (thing-goes)
     named_things: tuple[tuple[str, ...], int, str] = ((), 0, "")  # 楅，髹: named alone (where)
+    listed: tuple[tuple[str, ...], int, str] = ((), -1, "")  # 鼎二七, 米百筥: things listed (where)
     offered: set[str] = field(default_factory=set)  # those offered to (獻X)
     trace: list[str] = field(default_factory=list)  # ids of the rules applied (for the tests)
     notes: tuple[str, ...] = ()  # the 注 on the clause being read, without the marks
@@ -1342,8 +1343,9 @@ def commanded_answers(pid, events, lexicon, ctx, rl) -> bool:
     own name (he answers or does what was commanded), within a few clauses of the paragraph."""
     paragraph = paragraph_of(pid)
     waiting = ctx.open_command[0] if ctx.open_command else None
+    answerers = _named(events) + _spoken_answer(events, waiting, lexicon, rl)
     ctx.open_command, found = _answered(
-        ctx.open_command, paragraph, ctx.clauses, int(rl.word("within")), _named(events)
+        ctx.open_command, paragraph, ctx.clauses, int(rl.word("within")), answerers
     )
     for event in events:
         if found and waiting and event.kind in rl.words["says"] and "to" not in event.fields:
@@ -1361,6 +1363,19 @@ def commanded_answers(pid, events, lexicon, ctx, rl) -> bool:
         ):
             ctx.open_command = (event, paragraph, ctx.clauses)
     return found
+
+
+def _spoken_answer(events: list[Event], waiting, lexicon: Lexicon, rl: Rule) -> list[Event]:
+    """燕禮 曰「寡君有不腆之酒…」。對曰「…臣敢辭」〔注：上介出答主國使者辭也〕: words said to no
+    one named are answered by one the 注 names (an implied answer, 對, 辭, 許, with its words):
+    they were said to him (to=上介?), as to one the text names."""
+    if waiting is None or waiting.kind not in rl.words["says"]:
+        return []
+    return [
+        e
+        for e in events
+        if e.marks.get("agent") == "?" and "say" in e.fields and lexicon.has(e.kind, "answer")
+    ]
 
 
 def _spoken_to_no_one(event: Event, pid: str, ctx: Context, rl: Rule) -> bool:
