@@ -3616,11 +3616,58 @@ def served_one(r, subjects, rl) -> bool:
         theme = event.fields.get("theme", ())
         if event.kind not in rl.words["any-theme"] and not set(theme) & set(rl.words["dishes"]):
             continue  # (席 with no one named: the mat of the one just offered, as a dish)
-        served = _last_offered(r, rl, mat=event.kind in rl.words["mats"]) or _said_of(r)
+        mat = event.kind in rl.words["mats"]
+        served = _last_offered(r, rl, mat=mat) or _said_of(r)
+        if not served and not mat and set(theme) & set(rl.words["dishes"]):
+            served = _cup_holder(r, rl, theme)
         if served and not set(served) & set(event.agent):
             event.set("to", served, "?")
             done = True
     return done
+
+
+def _cup_holder(r: ClauseReader, rl: Rule, theme: tuple[str, ...]) -> tuple[str, ...]:
+    """有司徹 主人…獻尸。尸…拜受爵…(the stands loaded)…賓長設羊俎于豆南; 尸…酌。主人…拜受爵。
+    主婦薦韭菹醢: with no offering in the last few acts, a dish is for the one who last received
+    the cup with a bow (拜受) within a longer stretch, still holding it (not drained, 卒爵); not
+    the same dishes set out again for him, moved (大射儀 …設折俎…設薦俎 at the target)."""
+    recent = r.ctx.history[-int(rl.word("cup-within")) :]
+    if r.ctx.sentence.startswith(rl.word("part")):
+        return ()
+    served: set[str] = set()
+    for index in range(len(recent) - 1, -1, -1):
+        earlier = recent[index][1]
+        before = recent[index - 1][1] if index else None
+        if earlier.get("neg") == "1":
+            continue
+        if earlier.kind in rl.words["drained"]:
+            return ()
+        if earlier.kind in rl.words["acts"] and "to" in earlier.fields:
+            served.update(earlier.fields.get("theme", ()))
+            if set(theme) & served:
+                return ()
+        if not set(earlier.fields.get("theme", ())) & set(rl.words["cups"]):
+            continue  # (主人拜送: the guest sent off, no cup)
+        if earlier.kind in rl.words["sent"]:  # 拜受…拜送: the one who bowed to receive it
+            near = [
+                e for _, e in recent[max(0, index - 4) : index] if e.kind in rl.words["received"]
+            ]
+            return near[-1].agent if near else earlier.fields.get("to", ())
+        if earlier.kind in rl.words["received"] or _bowed_and_took(earlier, before, rl):
+            return earlier.agent
+    return ()
+
+
+def _bowed_and_took(event: Event, before: Event | None, rl: Rule) -> bool:
+    """尸拜。于筵上受 / 西面拜。受爵: a bow, then receiving the cup, by the same one, is 拜受 told
+    in two clauses (not 答拜…受爵, the one who offered taking the drained cup back)."""
+    return (
+        event.kind in rl.words["takes"]
+        and bool(set(event.fields.get("theme", ())) & set(rl.words["cups"]))
+        and before is not None
+        and before.kind in rl.words["bow"]
+        and before.agent == event.agent
+    )
 
 
 def _said_of(r: ClauseReader) -> tuple[str, ...]:
@@ -3643,11 +3690,17 @@ def _last_offered(r: ClauseReader, rl: Rule, mat: bool = False) -> tuple[str, ..
     recent = recent + [("", e) for e in r.events]
     since: set[str] = set()
     took: tuple[str, ...] = ()  # the last who bowed to take the cup, or was sent it
+    received: tuple[str, ...] = ()  # the last who bowed to take it (拜受)
     for _, earlier in reversed(recent):
         if earlier.kind in rl.words["offerings"] and earlier.get("neg") != "1":
             if mat and since - set(earlier.agent):
                 return ()  # others acted between: the mat is not his (士喪禮 卜人…有席)
-            return _member_who_took(r, earlier.fields.get("to", ()), took)
+            offered = earlier.fields.get("to", ())
+            if received and not set(received) & set(offered) and not mat:
+                return received  # 致爵于主人。主人拜受爵: he holds the cup now
+            return _member_who_took(r, offered, took)
+        if not received and earlier.kind in rl.words["received"] and earlier.get("neg") != "1":
+            received = earlier.agent
         if not took and earlier.kind in rl.words["took"] and earlier.get("neg") != "1":
             took = (
                 earlier.fields.get("to", ()) if earlier.kind in rl.words["sent"] else earlier.agent
