@@ -1007,6 +1007,25 @@ def _answer_ends_turn(ctx: Context, text: str, rl) -> bool:
     )
 
 
+@rule("answerer-takes-cup")
+def answerer_takes_cup(reader, event, text, rl) -> bool:
+    """尸…坐卒爵，拜。主婦答拜。受爵，酌，獻侑: receiving, naming no one, in the sentence after
+    an answering bow, when the one answered has just drained the cup (卒爵), is the answerer's,
+    who takes the empty cup back to pour again: the turn does not go back to the drinker."""
+    ctx = reader.ctx
+    if event.kind not in rl.words["receive"] or not ctx.answered or not ctx.new_sentence:
+        return False
+    history = ctx.history[-int(rl.word("within")) :]
+    answer = next((e for _, e in reversed(history) if e.kind in rl.words["answer"]), None)
+    drained = next((e for _, e in reversed(history) if e.kind in rl.words["drained"]), None)
+    if answer is None or drained is None or drained.get("neg") == "1":
+        return False
+    if drained.agent != ctx.answered or answer.agent == ctx.answered:
+        return False
+    event.set("agent", answer.agent, "^")
+    return True
+
+
 def _thanked(ctx: Context, rl) -> bool:
     """賓拜洗，主人…答拜。降盥: the bow answered thanked the answerer for his service (拜洗), so
     the one who answered goes on with it; the turn does not go back."""
