@@ -548,6 +548,21 @@ def place_beyond(r, tokens, i, rl):
     return len(tokens) - i
 
 
+@rule("offering-place")
+def offering_place(r, tokens, i, rl):
+    """有司徹 兼祭于豆祭, 同祭于豆祭; 少牢饋食禮 同祭于豆祭: right after 于, a thing and 祭 ending
+    the clause are a place, where that thing was offered (豆祭: the 豆's offering, 祭于豆間), as
+    written: one offering there, not a second 祭."""
+    if r.prep is None or not i or tokens[i - 1].text not in rl.words["yu"]:
+        return None
+    if i + 2 != len(tokens) or "object" not in tokens[i].kinds:
+        return None
+    if tokens[i + 1].of("action") != rl.word("offer") or tokens[i + 1].text != rl.word("offer"):
+        return None
+    r.place_here(r.known_place(tokens[i].text + tokens[i + 1].text))
+    return 2
+
+
 @rule("side-of-thing")
 def side_of_thing(r, tokens, i, rl):
     """公食大夫禮 大夫長盥洗東南: a thing that is also a place and an act (洗, the basin and
