@@ -548,6 +548,21 @@ def place_beyond(r, tokens, i, rl):
     return len(tokens) - i
 
 
+@rule("dipped-in")
+def dipped_in(r, tokens, i, rl):
+    """有司徹 右取菹㨎于醢, 取肝㨎于鹽; 公食大夫禮 以辯擩于醢: 㨎 (擩, to dip, 注: 擩猶染也), which
+    no class names, and the 于X after it, ending the clause, are where the thing taken is
+    dipped: no event, and not where the act before took it from (取 … from=醢)."""
+    if tokens[i].text not in rl.words["dip"] or tokens[i].kinds:
+        return None
+    rest = tokens[i + 1 :]
+    if not rest or rest[0].text not in rl.words["yu"]:
+        return None
+    if any("action" in t.kinds or "role" in t.kinds for t in rest):
+        return None
+    return len(tokens) - i
+
+
 @rule("offering-place")
 def offering_place(r, tokens, i, rl):
     """有司徹 兼祭于豆祭, 同祭于豆祭; 少牢饋食禮 同祭于豆祭: right after 于, a thing and 祭 ending
