@@ -507,6 +507,26 @@ def negation(r, tokens, i, rl):
     return None
 
 
+@rule("so-like")
+def so_like(r, tokens, i, rl):
+    """衆皆若是: 若是 is 如是, the act done as just told (如 like=是), not a condition; 若是以授尸,
+    若是以辯 ('so', the manner of the act after 以) and 若是者三 (so, three times: what is
+    repeated, often an exchange of two, is left unread) make no act of their own (有司徹;
+    特牲饋食禮 若是者三; 士相見禮 衆皆若是, 注: 皆若是，其視之儀無異也)."""
+    if not (tokens[i].text + "".join(t.text for t in tokens[i + 1 : i + 2])) == rl.word("so"):
+        return None
+    rest = tokens[i + 2 :]
+    if rest and rest[0].text in rl.words["with"]:
+        return 2  # 若是以授尸: the manner of the act after 以
+    counted = len(rest) == 2 and rest[0].text in rl.words["zhe"]
+    if counted:
+        return len(tokens) - i
+    if rest or not (r.subjects or r.all_):
+        return None  # 若是 alone: a condition (喪服 傳 若是，則…)
+    r.new_event(rl.word("act")).set("like", rl.word("it"))
+    return len(tokens) - i
+
+
 @rule("if")
 def if_(r, tokens, i, rl):
     return 1 if tokens[i].text in rl.words["if"] and not tokens[i].kinds else None
