@@ -3491,6 +3491,11 @@ def _washer(r: ClauseReader, event: Event, rl: Rule) -> tuple[str, ...]:
     not the last other person the text named."""
     if event.kind not in rl.words["for-washing"] or not event.agent:
         return ()
+    for _, earlier in reversed(r.ctx.history[-int(rl.word("washed-within")) :]):
+        if earlier.kind in rl.words["wash"] and earlier.get("neg") != "1" and earlier.agent:
+            if not set(earlier.agent) & set(event.agent):  # 尸…降洗。…主人降…辭洗: the washer
+                return earlier.agent
+            break
     if not r.all_of(event.agent, YL.Guest):
         return ()
     return (rl.word("host"),)
