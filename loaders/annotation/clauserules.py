@@ -1882,6 +1882,23 @@ def side_of_state(r, tokens, i, rl):
     return 1
 
 
+@rule("someones-mat")
+def someones_mat(r, tokens, i, rl):
+    """有司徹 西面于主人席北，立卒爵; 立于主人席北: right after 于, a person and 席 (his mat),
+    with a word of relative place after it, are one place as written (主人席北: north of the
+    主人's mat), as 主人之席北 is: not the person acting, nor the one the act is for."""
+    if r.prep is None or not i or tokens[i - 1].text not in rl.words["yu"]:
+        return None
+    if not tokens[i].of("role") or i + 2 >= len(tokens):
+        return None
+    if tokens[i + 1].text not in rl.words["mat"]:
+        return None
+    if tokens[i + 2].text not in word_class("relative"):
+        return None
+    r.place_here(r.known_place("".join(t.text for t in tokens[i : i + 3])))
+    return 3
+
+
 @rule("unnamed-place")
 def unnamed_place(r, tokens, i, rl):
     """于鼓北, 于其位南: after 于/自/由, words the ontology does not name followed by a word of
@@ -4193,6 +4210,31 @@ def stance_ahead(r, subjects, rl) -> bool:
     if subjects or not (r.at and r.face) or r.before or r.upper or not ctx.new_sentence:
         return False
     if not any(_has_act(r, text, rl) for text in ctx.rest_of_sentence):
+        return False
+    ctx.pending = ((), tuple(r.at))
+    ctx.pending_at = ctx.clauses
+    ctx.pending_face = r.face
+    return True
+
+
+@rule("stance-after-move")
+def stance_after_move(r, subjects, rl) -> bool:
+    """侑降筵自北方，北面于西楹西，坐卒爵; 主婦執爵以出于房，西面于主人席北，立卒爵: a facing
+    and a place with no subject and no verb, right after a going that named where it went from
+    or to (降筵自北方, 出于房) and right before an act of the sentence, are where and how that act
+    is done (注: 出房立卒爵，宜鄉尊), not more of the going (as rule stance-ahead)."""
+    ctx = r.ctx
+    if subjects or not (r.at and r.face) or r.before or r.upper or ctx.new_sentence:
+        return False
+    if not ctx.rest_of_sentence or not _has_act(r, ctx.rest_of_sentence[0], rl):
+        return False
+    last = ctx.last_act()
+    if last is None or sentence_of(last[0]) != ctx.sentence:
+        return False
+    move = last[1]
+    if not r.is_a(move.kind, r.lex.label(YL.Movement)):
+        return False
+    if not any(key in move.fields for key in rl.words["placed"]):
         return False
     ctx.pending = ((), tuple(r.at))
     ctx.pending_at = ctx.clauses
