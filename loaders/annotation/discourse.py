@@ -1415,6 +1415,31 @@ def followed_goes_on(reader, event, text, rl) -> bool:
     return True
 
 
+@rule("placed-one-acts")
+def placed_one_acts(reader, event, text, rl) -> bool:
+    """侑…拜受爵，主人在其右，北面答拜; 司馬在羊鼎之東，二手執挑匕枋以挹湇; 特牲饋食禮 主人在右，
+    答拜: an act naming no one, right after a clause of its sentence that only placed one person
+    (X在Y, a state, named), is that person's, who was placed there to do it (注: 答拜拜於侑之右),
+    not the one carried over from before; not a going (上射在左，並行: the pair walks)."""
+    ctx = reader.ctx
+    if ctx.new_sentence or not ctx.history or event.agent:
+        return False
+    pid, placed = ctx.history[-1]
+    if sentence_of(pid) != ctx.sentence or placed.modifier or placed.marks.get("agent"):
+        return False
+    if placed.kind not in rl.words["state"] or len(placed.agent) != 1:
+        return False
+    if reader.lex.has(placed.agent[0], "collective"):
+        return False
+    at = "".join(placed.fields.get("at", ()))
+    if not at or not any(at.endswith(side) for side in rl.words["sides"]):
+        return False  # 君在堂: where he is, not placed beside someone to act
+    if reader.is_a(event.kind, reader.lex.label(YL.Movement)):
+        return False
+    event.set("agent", placed.agent, "^")
+    return True
+
+
 @rule("carried-subject")
 def carried_subject(reader, event, text, rl) -> bool:
     ctx = reader.ctx
