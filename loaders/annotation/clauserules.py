@@ -4034,6 +4034,11 @@ def thing_in_hand(r, subjects, rl) -> bool:
             unnamed = True  # 士受馬以出: the horse he goes out with, not the silk handled before
             continue
         doer = set(event.agent)
+        brought = _brought_to(r, rl, event)
+        if brought:  # 次賓羞燔。主人受: what another just brought him, not his own cup
+            event.set("theme", brought, "?")
+            done = True
+            continue
         held = _held(r, rl, index, int(rl.word("within")), doer=set())
         own = _held(r, rl, index, int(rl.word("own-within")), doer)
         source = (own if doer else held) or held
@@ -4049,6 +4054,27 @@ def thing_in_hand(r, subjects, rl) -> bool:
             event.set("theme", tuple(dict.fromkeys(things)), "?")
             done = True
     return done
+
+
+def _brought_to(r, rl, event) -> tuple[str, ...]:
+    """次賓羞燔。主人受; 婦贊者執二籩麷蕡…主婦不興，受: receiving naming nothing takes what
+    another just brought or held out to him (羞, 執, 授: the last acts, in the paragraph), not
+    the thing the receiver himself last handled (his cup)."""
+    if event.kind not in rl.words["receive"] or not event.agent:
+        return ()
+    recent = r.ctx.history[-int(rl.word("brought-within")) :]
+    for pid, earlier in reversed(recent):
+        if paragraph_of(pid) != r.ctx.paragraph:
+            break
+        if set(earlier.agent) & set(event.agent):
+            continue
+        if earlier.kind in rl.words["brings"] and earlier.fields.get("theme"):
+            if earlier.marks.get("theme"):
+                return ()  # (what he holds out only implied: left to the thing in hand)
+            return tuple(earlier.fields["theme"])
+        if earlier.agent:
+            break
+    return ()
 
 
 def _names_unnamed_thing(r, event) -> bool:
