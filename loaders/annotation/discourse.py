@@ -1415,6 +1415,26 @@ def followed_goes_on(reader, event, text, rl) -> bool:
     return True
 
 
+@rule("holder-drinks")
+def holder_drinks(reader, event, text, rl) -> bool:
+    """主人…拜受爵 … 次賓羞匕湇，如尸禮。席末坐啐酒: drinking (yl:receiverAct: 啐, 飲, 祭, 坐)
+    naming no one, in a new sentence, after one who served a dish (羞) and did nothing else, is
+    the one who holds the cup (who last bowed to receive it, not drained since), not the server."""
+    ctx = reader.ctx
+    if not ctx.new_sentence or not ctx.agent or not reader.lex.has(event.kind, "receiverAct"):
+        return False
+    mine = [e for _, e in ctx.history[-int(rl.word("served-within")) :] if e.agent == ctx.agent]
+    if not mine or mine[0].kind not in rl.words["serve"]:
+        return False
+    for _, earlier in reversed(ctx.history[-int(rl.word("within")) :]):
+        if earlier.kind in rl.words["drained"]:
+            return False
+        if earlier.kind in rl.words["received"] and earlier.agent != ctx.agent:
+            event.set("agent", earlier.agent, "^")
+            return True
+    return False
+
+
 @rule("placed-one-acts")
 def placed_one_acts(reader, event, text, rl) -> bool:
     """侑…拜受爵，主人在其右，北面答拜; 司馬在羊鼎之東，二手執挑匕枋以挹湇; 特牲饋食禮 主人在右，
