@@ -4034,7 +4034,7 @@ def thing_in_hand(r, subjects, rl) -> bool:
             unnamed = True  # 士受馬以出: the horse he goes out with, not the silk handled before
             continue
         doer = set(event.agent)
-        brought = _brought_to(r, rl, event)
+        brought = _brought_to(r, rl, event) or _just_received(r, rl, event)
         if brought:  # 次賓羞燔。主人受: what another just brought him, not his own cup
             event.set("theme", brought, "?")
             done = True
@@ -4072,9 +4072,20 @@ def _brought_to(r, rl, event) -> tuple[str, ...]:
             if earlier.marks.get("theme"):
                 return ()  # (what he holds out only implied: left to the thing in hand)
             return tuple(earlier.fields["theme"])
-        if earlier.agent:
-            break
+        if earlier.agent and earlier.kind not in rl.words["follow"]:
+            break  # (執豕鉶以從: what he holds as he follows)
     return ()
+
+
+def _just_received(r, rl, event) -> tuple[str, ...]:
+    """主婦不興，受，設于羊鉶之西: what the doer received in the act just before, not a thing he
+    handled earlier (the mutton 鉶 he took himself)."""
+    if not r.ctx.history or not event.agent or event.kind not in rl.words["sets"]:
+        return ()
+    last = r.ctx.history[-1][1]
+    if last.agent != event.agent or last.kind not in rl.words["receive"]:
+        return ()
+    return tuple(last.fields.get("theme", ()))
 
 
 def _names_unnamed_thing(r, event) -> bool:

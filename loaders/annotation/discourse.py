@@ -468,6 +468,10 @@ def setting_out_unstated(reader, event, text, rl) -> bool:
         and not event.marks.get("theme")
     ):
         return False  # 實觶: a cup filled, one of the round, not food put into its vessel
+    taker = _took_just_before(reader, rl)
+    if taker and lex.has(event.kind, "settingOut"):
+        event.set("agent", taker, "^")  # 主婦不興，受，設于羊鉶之西: she sets what she received
+        return True
     layer = _laying_in_sentence(reader)
     if layer and lex.has(event.kind, "settingOut"):
         event.set("agent", layer, "^")  # 甸人陳鼎七，當門，南面西上，設扃鼏: he goes on
@@ -477,6 +481,20 @@ def setting_out_unstated(reader, event, text, rl) -> bool:
     ):
         return _unstated(event)
     return False
+
+
+def _took_just_before(reader: ClauseReader, rl) -> tuple[str, ...]:
+    """有司徹 婦贊者執豕鉶以從，主婦不興，受，設于羊鉶之西; 取籩于房，䵄蕡坐設于豆西: the one who
+    received or took a thing in the act just before, in the paragraph, sets it out himself."""
+    ctx = reader.ctx
+    if not ctx.history:
+        return ()
+    pid, last = ctx.history[-1]
+    if paragraph_of(pid) != ctx.paragraph or last.get("neg") == "1" or last.modifier:
+        return ()
+    if set(last.fields.get("theme", ())) & set(rl.words["cups"]):
+        return ()  # 辯受爵。其薦脯醢與脀，設于其位: a cup received is not what is set out
+    return last.agent if last.kind in rl.words["took"] else ()
 
 
 def _laying_in_sentence(reader: ClauseReader) -> tuple[str, ...]:
