@@ -951,6 +951,21 @@ def eldest_receives(r, tokens, i, rl):
     return 1
 
 
+@rule("third-offerer")
+def third_offerer(r, tokens, i, rl):
+    """有司徹 三獻答拜, 三獻北面答拜, 三獻西楹西北面拜受爵: 三獻 opening a clause before another
+    act is the one who made the third offering, the 長賓 (賓長洗爵獻于尸), answering the one he
+    gave the cup: a person, not an offering made again."""
+    if i or len(tokens) < 3 or tokens[0].text != rl.word("three"):
+        return None
+    if tokens[1].of("action") != rl.word("offer"):
+        return None
+    if not any(t.of("action") in rl.words["bows"] for t in tokens[2:]):
+        return None  # (特牲饋食禮 三獻作止爵: left as it was read)
+    r.subjects[:] = [rl.word("offerer")]
+    return 2
+
+
 @rule("other-pairs")
 def other_pairs(r, tokens, i, rl):
     """大射儀 上耦…反位。二耦拾取矢，亦如之: 二耦 opening a clause is the two pairs of the three
