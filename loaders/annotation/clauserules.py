@@ -3778,16 +3778,18 @@ def _last_offered(r: ClauseReader, rl: Rule, mat: bool = False) -> tuple[str, ..
     since: set[str] = set()
     took: tuple[str, ...] = ()  # the last who bowed to take the cup, or was sent it
     received: tuple[str, ...] = ()  # the last who bowed to take it (拜受)
+    given = False  # a cup given since by 致, no offering (獻, 酢) of the table
     for _, earlier in reversed(recent):
         if earlier.kind in rl.words["offerings"] and earlier.get("neg") != "1":
             if mat and since - set(earlier.agent):
                 return ()  # others acted between: the mat is not his (士喪禮 卜人…有席)
             offered = earlier.fields.get("to", ())
-            if received and not set(received) & set(offered) and not mat:
+            if given and received and not set(received) & set(offered) and not mat:
                 return received  # 致爵于主人。主人拜受爵: he holds the cup now
             return _member_who_took(r, offered, took)
         if not received and earlier.kind in rl.words["received"] and earlier.get("neg") != "1":
             received = earlier.agent
+        given = given or earlier.kind in rl.words["gives"]
         if not took and earlier.kind in rl.words["took"] and earlier.get("neg") != "1":
             took = (
                 earlier.fields.get("to", ()) if earlier.kind in rl.words["sent"] else earlier.agent
