@@ -684,6 +684,13 @@ def is_condition(text: str) -> bool:
     return if_ in plain and then not in plain
 
 
+def _so_like(text: str) -> bool:
+    """若是者三, 若是以授尸, 衆皆若是: 若是 is 如是, 'so' (rule so-like), not a condition, unless
+    a clause with 則 follows it in the sentence (喪服 傳 若是，則生養之: 'if so')."""
+    so = rule_named("so-like").word("so")
+    return so in text and text != so
+
+
 def quote_unmarked(text: str, lexicon: Lexicon | None = None) -> str:
     """X曰Y in a text without quotation marks (the Kanripo 經): Y is what is said, to the end
     of the clause (大射儀 司射命上射曰某御於子 → 命…曰「某御於子」)."""
@@ -703,7 +710,7 @@ def annotate_clause(pid: str, text: str, lexicon: Lexicon, ctx: Context) -> Reco
     if is_description(text) or _says_who(text, lexicon, ctx):
         return Record(pid, record_text, [], reason="description")
     if (
-        is_condition(text)
+        (is_condition(text) and not (_so_like(text) and not _followed_by_ze(pid)))
         or _followed_by_ze(pid)
         or _generic_condition(pid, text, lexicon, ctx)
         or _generic_case(pid, text, lexicon, ctx)

@@ -507,6 +507,26 @@ def negation(r, tokens, i, rl):
     return None
 
 
+@rule("so-like")
+def so_like(r, tokens, i, rl):
+    """衆皆若是: 若是 is 如是, the act done as just told (如 like=是), not a condition; 若是以授尸,
+    若是以辯 ('so', the manner of the act after 以) and 若是者三 (so, three times: what is
+    repeated, often an exchange of two, is left unread) make no act of their own (有司徹;
+    特牲饋食禮 若是者三; 士相見禮 衆皆若是, 注: 皆若是，其視之儀無異也)."""
+    if not (tokens[i].text + "".join(t.text for t in tokens[i + 1 : i + 2])) == rl.word("so"):
+        return None
+    rest = tokens[i + 2 :]
+    if rest and rest[0].text in rl.words["with"]:
+        return 2  # 若是以授尸: the manner of the act after 以
+    counted = len(rest) == 2 and rest[0].text in rl.words["zhe"]
+    if counted:
+        return len(tokens) - i
+    if rest or not (r.subjects or r.all_):
+        return None  # 若是 alone: a condition (喪服 傳 若是，則…)
+    r.new_event(rl.word("act")).set("like", rl.word("it"))
+    return len(tokens) - i
+
+
 @rule("if")
 def if_(r, tokens, i, rl):
     return 1 if tokens[i].text in rl.words["if"] and not tokens[i].kinds else None
@@ -546,6 +566,36 @@ def place_beyond(r, tokens, i, rl):
             return None
     r.place_here(r.known_place("".join(t.text for t in tokens[i:])))
     return len(tokens) - i
+
+
+@rule("dipped-in")
+def dipped_in(r, tokens, i, rl):
+    """有司徹 右取菹㨎于醢, 取肝㨎于鹽; 公食大夫禮 以辯擩于醢: 㨎 (擩, to dip, 注: 擩猶染也), which
+    no class names, and the 于X after it, ending the clause, are where the thing taken is
+    dipped: no event, and not where the act before took it from (取 … from=醢)."""
+    if tokens[i].text not in rl.words["dip"] or tokens[i].kinds:
+        return None
+    rest = tokens[i + 1 :]
+    if not rest or rest[0].text not in rl.words["yu"]:
+        return None
+    if any("action" in t.kinds or "role" in t.kinds for t in rest):
+        return None
+    return len(tokens) - i
+
+
+@rule("offering-place")
+def offering_place(r, tokens, i, rl):
+    """有司徹 兼祭于豆祭, 同祭于豆祭; 少牢饋食禮 同祭于豆祭: right after 于, a thing and 祭 ending
+    the clause are a place, where that thing was offered (豆祭: the 豆's offering, 祭于豆間), as
+    written: one offering there, not a second 祭."""
+    if r.prep is None or not i or tokens[i - 1].text not in rl.words["yu"]:
+        return None
+    if i + 2 != len(tokens) or "object" not in tokens[i].kinds:
+        return None
+    if tokens[i + 1].of("action") != rl.word("offer") or tokens[i + 1].text != rl.word("offer"):
+        return None
+    r.place_here(r.known_place(tokens[i].text + tokens[i + 1].text))
+    return 2
 
 
 @rule("side-of-thing")
@@ -899,6 +949,21 @@ def eldest_receives(r, tokens, i, rl):
         return None
     r.subjects[:] = [rl.word("eldest")]
     return 1
+
+
+@rule("third-offerer")
+def third_offerer(r, tokens, i, rl):
+    """有司徹 三獻答拜, 三獻北面答拜, 三獻西楹西北面拜受爵: 三獻 opening a clause before another
+    act is the one who made the third offering, the 長賓 (賓長洗爵獻于尸), answering the one he
+    gave the cup: a person, not an offering made again."""
+    if i or len(tokens) < 3 or tokens[0].text != rl.word("three"):
+        return None
+    if tokens[1].of("action") != rl.word("offer"):
+        return None
+    if not any(t.of("action") in rl.words["bows"] for t in tokens[2:]):
+        return None  # (特牲饋食禮 三獻作止爵: left as it was read)
+    r.subjects[:] = [rl.word("offerer")]
+    return 2
 
 
 @rule("other-pairs")
@@ -1830,6 +1895,23 @@ def side_of_state(r, tokens, i, rl):
         return None
     r.events[-1].set("at", (*r.events[-1].fields.get("at", ()), token.text))
     return 1
+
+
+@rule("someones-mat")
+def someones_mat(r, tokens, i, rl):
+    """有司徹 西面于主人席北，立卒爵; 立于主人席北: right after 于, a person and 席 (his mat),
+    with a word of relative place after it, are one place as written (主人席北: north of the
+    主人's mat), as 主人之席北 is: not the person acting, nor the one the act is for."""
+    if r.prep is None or not i or tokens[i - 1].text not in rl.words["yu"]:
+        return None
+    if not tokens[i].of("role") or i + 2 >= len(tokens):
+        return None
+    if tokens[i + 1].text not in rl.words["mat"]:
+        return None
+    if tokens[i + 2].text not in word_class("relative"):
+        return None
+    r.place_here(r.known_place("".join(t.text for t in tokens[i : i + 3])))
+    return 3
 
 
 @rule("unnamed-place")
@@ -3441,6 +3523,11 @@ def _washer(r: ClauseReader, event: Event, rl: Rule) -> tuple[str, ...]:
     not the last other person the text named."""
     if event.kind not in rl.words["for-washing"] or not event.agent:
         return ()
+    for _, earlier in reversed(r.ctx.history[-int(rl.word("washed-within")) :]):
+        if earlier.kind in rl.words["wash"] and earlier.get("neg") != "1" and earlier.agent:
+            if not set(earlier.agent) & set(event.agent):  # 尸…降洗。…主人降…辭洗: the washer
+                return earlier.agent
+            break
     if not r.all_of(event.agent, YL.Guest):
         return ()
     return (rl.word("host"),)
@@ -3616,11 +3703,58 @@ def served_one(r, subjects, rl) -> bool:
         theme = event.fields.get("theme", ())
         if event.kind not in rl.words["any-theme"] and not set(theme) & set(rl.words["dishes"]):
             continue  # (席 with no one named: the mat of the one just offered, as a dish)
-        served = _last_offered(r, rl, mat=event.kind in rl.words["mats"]) or _said_of(r)
+        mat = event.kind in rl.words["mats"]
+        served = _last_offered(r, rl, mat=mat) or _said_of(r)
+        if not served and not mat and set(theme) & set(rl.words["dishes"]):
+            served = _cup_holder(r, rl, theme)
         if served and not set(served) & set(event.agent):
             event.set("to", served, "?")
             done = True
     return done
+
+
+def _cup_holder(r: ClauseReader, rl: Rule, theme: tuple[str, ...]) -> tuple[str, ...]:
+    """有司徹 主人…獻尸。尸…拜受爵…(the stands loaded)…賓長設羊俎于豆南; 尸…酌。主人…拜受爵。
+    主婦薦韭菹醢: with no offering in the last few acts, a dish is for the one who last received
+    the cup with a bow (拜受) within a longer stretch, still holding it (not drained, 卒爵); not
+    the same dishes set out again for him, moved (大射儀 …設折俎…設薦俎 at the target)."""
+    recent = r.ctx.history[-int(rl.word("cup-within")) :]
+    if r.ctx.sentence.startswith(rl.word("part")):
+        return ()
+    served: set[str] = set()
+    for index in range(len(recent) - 1, -1, -1):
+        earlier = recent[index][1]
+        before = recent[index - 1][1] if index else None
+        if earlier.get("neg") == "1":
+            continue
+        if earlier.kind in rl.words["drained"]:
+            return ()
+        if earlier.kind in rl.words["acts"] and "to" in earlier.fields:
+            served.update(earlier.fields.get("theme", ()))
+            if set(theme) & served:
+                return ()
+        if not set(earlier.fields.get("theme", ())) & set(rl.words["cups"]):
+            continue  # (主人拜送: the guest sent off, no cup)
+        if earlier.kind in rl.words["sent"]:  # 拜受…拜送: the one who bowed to receive it
+            near = [
+                e for _, e in recent[max(0, index - 4) : index] if e.kind in rl.words["received"]
+            ]
+            return near[-1].agent if near else earlier.fields.get("to", ())
+        if earlier.kind in rl.words["received"] or _bowed_and_took(earlier, before, rl):
+            return earlier.agent
+    return ()
+
+
+def _bowed_and_took(event: Event, before: Event | None, rl: Rule) -> bool:
+    """尸拜。于筵上受 / 西面拜。受爵: a bow, then receiving the cup, by the same one, is 拜受 told
+    in two clauses (not 答拜…受爵, the one who offered taking the drained cup back)."""
+    return (
+        event.kind in rl.words["takes"]
+        and bool(set(event.fields.get("theme", ())) & set(rl.words["cups"]))
+        and before is not None
+        and before.kind in rl.words["bow"]
+        and before.agent == event.agent
+    )
 
 
 def _said_of(r: ClauseReader) -> tuple[str, ...]:
@@ -3643,11 +3777,19 @@ def _last_offered(r: ClauseReader, rl: Rule, mat: bool = False) -> tuple[str, ..
     recent = recent + [("", e) for e in r.events]
     since: set[str] = set()
     took: tuple[str, ...] = ()  # the last who bowed to take the cup, or was sent it
+    received: tuple[str, ...] = ()  # the last who bowed to take it (拜受)
+    given = False  # a cup given since by 致, no offering (獻, 酢) of the table
     for _, earlier in reversed(recent):
         if earlier.kind in rl.words["offerings"] and earlier.get("neg") != "1":
             if mat and since - set(earlier.agent):
                 return ()  # others acted between: the mat is not his (士喪禮 卜人…有席)
-            return _member_who_took(r, earlier.fields.get("to", ()), took)
+            offered = earlier.fields.get("to", ())
+            if given and received and not set(received) & set(offered) and not mat:
+                return received  # 致爵于主人。主人拜受爵: he holds the cup now
+            return _member_who_took(r, offered, took)
+        if not received and earlier.kind in rl.words["received"] and earlier.get("neg") != "1":
+            received = earlier.agent
+        given = given or earlier.kind in rl.words["gives"]
         if not took and earlier.kind in rl.words["took"] and earlier.get("neg") != "1":
             took = (
                 earlier.fields.get("to", ()) if earlier.kind in rl.words["sent"] else earlier.agent
@@ -3909,6 +4051,11 @@ def thing_in_hand(r, subjects, rl) -> bool:
             unnamed = True  # 士受馬以出: the horse he goes out with, not the silk handled before
             continue
         doer = set(event.agent)
+        brought = _brought_to(r, rl, event) or _just_received(r, rl, event)
+        if brought:  # 次賓羞燔。主人受: what another just brought him, not his own cup
+            event.set("theme", brought, "?")
+            done = True
+            continue
         held = _held(r, rl, index, int(rl.word("within")), doer=set())
         own = _held(r, rl, index, int(rl.word("own-within")), doer)
         source = (own if doer else held) or held
@@ -3924,6 +4071,38 @@ def thing_in_hand(r, subjects, rl) -> bool:
             event.set("theme", tuple(dict.fromkeys(things)), "?")
             done = True
     return done
+
+
+def _brought_to(r, rl, event) -> tuple[str, ...]:
+    """次賓羞燔。主人受; 婦贊者執二籩麷蕡…主婦不興，受: receiving naming nothing takes what
+    another just brought or held out to him (羞, 執, 授: the last acts, in the paragraph), not
+    the thing the receiver himself last handled (his cup)."""
+    if event.kind not in rl.words["receive"] or not event.agent:
+        return ()
+    recent = r.ctx.history[-int(rl.word("brought-within")) :]
+    for pid, earlier in reversed(recent):
+        if paragraph_of(pid) != r.ctx.paragraph:
+            break
+        if set(earlier.agent) & set(event.agent):
+            continue
+        if earlier.kind in rl.words["brings"] and earlier.fields.get("theme"):
+            if earlier.marks.get("theme"):
+                return ()  # (what he holds out only implied: left to the thing in hand)
+            return tuple(earlier.fields["theme"])
+        if earlier.agent and earlier.kind not in rl.words["follow"]:
+            break  # (執豕鉶以從: what he holds as he follows)
+    return ()
+
+
+def _just_received(r, rl, event) -> tuple[str, ...]:
+    """主婦不興，受，設于羊鉶之西: what the doer received in the act just before, not a thing he
+    handled earlier (the mutton 鉶 he took himself)."""
+    if not r.ctx.history or not event.agent or event.kind not in rl.words["sets"]:
+        return ()
+    last = r.ctx.history[-1][1]
+    if last.agent != event.agent or last.kind not in rl.words["receive"]:
+        return ()
+    return tuple(last.fields.get("theme", ()))
 
 
 def _names_unnamed_thing(r, event) -> bool:
@@ -4085,6 +4264,31 @@ def stance_ahead(r, subjects, rl) -> bool:
     if subjects or not (r.at and r.face) or r.before or r.upper or not ctx.new_sentence:
         return False
     if not any(_has_act(r, text, rl) for text in ctx.rest_of_sentence):
+        return False
+    ctx.pending = ((), tuple(r.at))
+    ctx.pending_at = ctx.clauses
+    ctx.pending_face = r.face
+    return True
+
+
+@rule("stance-after-move")
+def stance_after_move(r, subjects, rl) -> bool:
+    """侑降筵自北方，北面于西楹西，坐卒爵; 主婦執爵以出于房，西面于主人席北，立卒爵: a facing
+    and a place with no subject and no verb, right after a going that named where it went from
+    or to (降筵自北方, 出于房) and right before an act of the sentence, are where and how that act
+    is done (注: 出房立卒爵，宜鄉尊), not more of the going (as rule stance-ahead)."""
+    ctx = r.ctx
+    if subjects or not (r.at and r.face) or r.before or r.upper or ctx.new_sentence:
+        return False
+    if not ctx.rest_of_sentence or not _has_act(r, ctx.rest_of_sentence[0], rl):
+        return False
+    last = ctx.last_act()
+    if last is None or sentence_of(last[0]) != ctx.sentence:
+        return False
+    move = last[1]
+    if not r.is_a(move.kind, r.lex.label(YL.Movement)):
+        return False
+    if not any(key in move.fields for key in rl.words["placed"]):
         return False
     ctx.pending = ((), tuple(r.at))
     ctx.pending_at = ctx.clauses

@@ -468,6 +468,10 @@ def setting_out_unstated(reader, event, text, rl) -> bool:
         and not event.marks.get("theme")
     ):
         return False  # 實觶: a cup filled, one of the round, not food put into its vessel
+    taker = _took_just_before(reader, rl)
+    if taker and lex.has(event.kind, "settingOut"):
+        event.set("agent", taker, "^")  # 主婦不興，受，設于羊鉶之西: she sets what she received
+        return True
     layer = _laying_in_sentence(reader)
     if layer and lex.has(event.kind, "settingOut"):
         event.set("agent", layer, "^")  # 甸人陳鼎七，當門，南面西上，設扃鼏: he goes on
@@ -477,6 +481,20 @@ def setting_out_unstated(reader, event, text, rl) -> bool:
     ):
         return _unstated(event)
     return False
+
+
+def _took_just_before(reader: ClauseReader, rl) -> tuple[str, ...]:
+    """有司徹 婦贊者執豕鉶以從，主婦不興，受，設于羊鉶之西; 取籩于房，䵄蕡坐設于豆西: the one who
+    received or took a thing in the act just before, in the paragraph, sets it out himself."""
+    ctx = reader.ctx
+    if not ctx.history:
+        return ()
+    pid, last = ctx.history[-1]
+    if paragraph_of(pid) != ctx.paragraph or last.get("neg") == "1" or last.modifier:
+        return ()
+    if set(last.fields.get("theme", ())) & set(rl.words["cups"]):
+        return ()  # 辯受爵。其薦脯醢與脀，設于其位: a cup received is not what is set out
+    return last.agent if last.kind in rl.words["took"] else ()
 
 
 def _laying_in_sentence(reader: ClauseReader) -> tuple[str, ...]:
@@ -1007,6 +1025,25 @@ def _answer_ends_turn(ctx: Context, text: str, rl) -> bool:
     )
 
 
+@rule("answerer-takes-cup")
+def answerer_takes_cup(reader, event, text, rl) -> bool:
+    """尸…坐卒爵，拜。主婦答拜。受爵，酌，獻侑: receiving, naming no one, in the sentence after
+    an answering bow, when the one answered has just drained the cup (卒爵), is the answerer's,
+    who takes the empty cup back to pour again: the turn does not go back to the drinker."""
+    ctx = reader.ctx
+    if event.kind not in rl.words["receive"] or not ctx.answered or not ctx.new_sentence:
+        return False
+    history = ctx.history[-int(rl.word("within")) :]
+    answer = next((e for _, e in reversed(history) if e.kind in rl.words["answer"]), None)
+    drained = next((e for _, e in reversed(history) if e.kind in rl.words["drained"]), None)
+    if answer is None or drained is None or drained.get("neg") == "1":
+        return False
+    if drained.agent != ctx.answered or answer.agent == ctx.answered:
+        return False
+    event.set("agent", answer.agent, "^")
+    return True
+
+
 def _thanked(ctx: Context, rl) -> bool:
     """賓拜洗，主人…答拜。降盥: the bow answered thanked the answerer for his service (拜洗), so
     the one who answered goes on with it; the turn does not go back."""
@@ -1393,6 +1430,51 @@ def followed_goes_on(reader, event, text, rl) -> bool:
     if reader.is_a(event.kind, *rl.words["moving"]):
         followed = followed + tuple(a for a in last.agent if a not in followed)
     event.set("agent", followed, "^")
+    return True
+
+
+@rule("holder-drinks")
+def holder_drinks(reader, event, text, rl) -> bool:
+    """主人…拜受爵 … 次賓羞匕湇，如尸禮。席末坐啐酒: drinking (yl:receiverAct: 啐, 飲, 祭, 坐)
+    naming no one, in a new sentence, after one who served a dish (羞) and did nothing else, is
+    the one who holds the cup (who last bowed to receive it, not drained since), not the server."""
+    ctx = reader.ctx
+    if not ctx.new_sentence or not ctx.agent or not reader.lex.has(event.kind, "receiverAct"):
+        return False
+    mine = [e for _, e in ctx.history[-int(rl.word("served-within")) :] if e.agent == ctx.agent]
+    if not mine or mine[0].kind not in rl.words["serve"]:
+        return False
+    for _, earlier in reversed(ctx.history[-int(rl.word("within")) :]):
+        if earlier.kind in rl.words["drained"]:
+            return False
+        if earlier.kind in rl.words["received"] and earlier.agent != ctx.agent:
+            event.set("agent", earlier.agent, "^")
+            return True
+    return False
+
+
+@rule("placed-one-acts")
+def placed_one_acts(reader, event, text, rl) -> bool:
+    """侑…拜受爵，主人在其右，北面答拜; 司馬在羊鼎之東，二手執挑匕枋以挹湇; 特牲饋食禮 主人在右，
+    答拜: an act naming no one, right after a clause of its sentence that only placed one person
+    (X在Y, a state, named), is that person's, who was placed there to do it (注: 答拜拜於侑之右),
+    not the one carried over from before; not a going (上射在左，並行: the pair walks)."""
+    ctx = reader.ctx
+    if ctx.new_sentence or not ctx.history or event.agent:
+        return False
+    pid, placed = ctx.history[-1]
+    if sentence_of(pid) != ctx.sentence or placed.modifier or placed.marks.get("agent"):
+        return False
+    if placed.kind not in rl.words["state"] or len(placed.agent) != 1:
+        return False
+    if reader.lex.has(placed.agent[0], "collective"):
+        return False
+    at = "".join(placed.fields.get("at", ()))
+    if not at or not any(at.endswith(side) for side in rl.words["sides"]):
+        return False  # 君在堂: where he is, not placed beside someone to act
+    if reader.is_a(event.kind, reader.lex.label(YL.Movement)):
+        return False
+    event.set("agent", placed.agent, "^")
     return True
 
 
