@@ -195,7 +195,7 @@ def test_the_thing_in_hand_is_not_carried_past_things_named_without_a_term():
     from yili_kg.loaders.annotation.annotate import annotate_example
 
     for example, expected in (
-        ("大夫以束帛致之。士介四人，皆餼大牢，米百筥，設于門外", "設 agent=士,介 dest=門外"),
+        ("大夫以束帛致之。士介四人，皆餼大牢，米百筥，設于門外", "設 agent=衆介 dest=門外"),
         ("大夫奉束帛。賓受栗", "受 agent=賓"),
         ("宰夫以束帛授賓。士受馬", "受 agent=士"),
         ("宰夫以束帛授賓。士受馬以出", "受 agent=士 ; 出 agent=士"),
