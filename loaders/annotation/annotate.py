@@ -86,6 +86,7 @@ class ClauseReader:
         self.relayed = ""  # 君曰…: the ruler's words, said by the one commanding (relayed-words)
         self.relative = False  # 司射所作: 所 + an act, a noun phrase (rule nominal-sentence)
         self.text = ""  # the clause read
+        self.tokens: tuple[Token, ...] = ()  # its tokens as read, before any token rule merged them
 
     # -- helpers ---------------------------------------------------------------------------
     def is_a(self, kind: str, *ancestors: str) -> bool:
@@ -324,7 +325,7 @@ class ClauseReader:
     # -- the pass --------------------------------------------------------------------------
     def read(self, text: str) -> list[Event]:
         tokens = tokenize(text, self.lex)
-        self.text = text
+        self.text, self.tokens = text, tuple(tokens)
         i = 0
         while i < len(tokens) and not self.stop:
             i += self.step(tokens, i)
@@ -516,7 +517,7 @@ class ClauseReader:
         """鼎二七, 堂上八豆, 米百筥, 腥二牢: a clause with no act that counts things, named by a
         term or by a word the ontology does not name: the thing in hand before is no longer the
         one at hand (rule thing-in-hand; 聘禮)."""
-        tokens = tokenize(self.text, self.lex)
+        tokens = self.tokens
         numerals = word_values("numeral")
         if any(t.of("action") for t in tokens):
             return False
@@ -536,7 +537,7 @@ class ClauseReader:
     def names_only(self) -> bool:
         """楅, 鹿中, 綌冪: a clause that only names a thing (and words no term, before it), no
         number, place or facing (鑿背容八算 describes it)."""
-        tokens = tokenize(self.text, self.lex)
+        tokens = self.tokens
         numerals = word_values("numeral")
         return (
             not (self.at or self.face or self.before)
@@ -710,7 +711,7 @@ def annotate_clause(pid: str, text: str, lexicon: Lexicon, ctx: Context) -> Reco
     if is_description(text) or _says_who(text, lexicon, ctx):
         return Record(pid, record_text, [], reason="description")
     if (
-        (is_condition(text) and not (_so_like(text) and not _followed_by_ze(pid)))
+        (is_condition(text) and not _so_like(text))
         or _followed_by_ze(pid)
         or _generic_condition(pid, text, lexicon, ctx)
         or _generic_case(pid, text, lexicon, ctx)
@@ -1080,8 +1081,7 @@ def _annotate(clauses, lexicon: Lexicon, notes=None):
     for clause in clauses:
         if clause.id == TITLE_CLAUSE or clause.level == "heading":
             if clause.id == TITLE_CLAUSE:  # 士相見之禮: whose rite it is (rule unnamed-one-acts)
-                ctx.title_roles = _title_roles(clause.text, lexicon)
-                ctx.title_rulers = _title_rulers(clause.text, lexicon)
+                ctx.title_roles, ctx.title_rulers = _title_persons(clause.text, lexicon)
             yield Record(clause.id, clause.text, [], reason="title"), []
             continue
         ctx.trace = []
@@ -1090,18 +1090,13 @@ def _annotate(clauses, lexicon: Lexicon, notes=None):
         yield record, ctx.trace
 
 
-def _title_roles(title: str, lexicon: Lexicon) -> tuple[str, ...]:
-    """The persons a rite's title names, not its ruler: 士相見之禮 → 士, 公食大夫之禮 → 大夫."""
+def _title_persons(title: str, lexicon: Lexicon) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The persons a rite's title names, and of them its rulers: 士相見之禮 → (士,), ();
+    公食大夫之禮 → (大夫,), (公,) (the ruler of the rite before he acts)."""
     ruler = lexicon.label(YL.Ruler)
-    roles = (t.of("role") for t in tokenize(title, lexicon))
-    return tuple(r for r in roles if r and ruler not in lexicon.role_classes.get(r, ()))
-
-
-def _title_rulers(title: str, lexicon: Lexicon) -> tuple[str, ...]:
-    """The rulers a rite's title names: 公食大夫之禮 → 公 (the ruler of the rite before he acts)."""
-    ruler = lexicon.label(YL.Ruler)
-    roles = (t.of("role") for t in tokenize(title, lexicon))
-    return tuple(r for r in roles if r and ruler in lexicon.role_classes.get(r, ()))
+    roles = [r for t in tokenize(title, lexicon) if (r := t.of("role"))]
+    rulers = tuple(r for r in roles if ruler in lexicon.role_classes.get(r, ()))
+    return tuple(r for r in roles if r not in rulers), rulers
 
 
 @dataclass(frozen=True)

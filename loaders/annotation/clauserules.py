@@ -2214,7 +2214,7 @@ def not_yet_done(r, subjects, rl) -> bool:
         return False  # 衆賓未拾取矢: his act, not yet done
     if rl.word("yet") not in r.text or not any(e.get("neg") == "1" for e in r.events):
         return False
-    tokens = tokenize(r.text, r.lex)
+    tokens = r.tokens
     pairs = zip(tokens, tokens[1:], strict=False)
     yet = {n.of("action") for t, n in pairs if t.text == rl.word("yet")}
     done = False
@@ -4545,7 +4545,7 @@ def back_to(r, subjects, rl) -> bool:
     ctx = r.ctx
     if rl.word("back") not in r.text:
         return False
-    tokens = tokenize(r.text, r.lex)
+    tokens = r.tokens
     at = next((k for k, t in enumerate(tokens) if t.text == rl.word("back") and not t.kinds), None)
     if at is None or any(t.of("action") or t.of("direction") for t in tokens):
         return False
@@ -4628,7 +4628,7 @@ def _nothing_done_next(r, rl) -> bool:
     (no act, or only 為, what a thing serves as): no act for the stance to wait for (上射東面，
     下射西面: the persons next may be those it waits with); not when the clause names a thing."""
     rest = r.ctx.rest_of_sentence
-    if not rest or any(t.of("object") and not t.of("role") for t in tokenize(r.text, r.lex)):
+    if not rest or any(t.of("object") and not t.of("role") for t in r.tokens):
         return False  # 笙磬西面: a chime and how it faces
     tokens = tokenize(rest[0], r.lex)
     return bool(tokens) and all(
