@@ -1536,12 +1536,12 @@ def _not_the_recipient(ctx: Context, event: Event, agents: tuple[str, ...]) -> t
     to = event.fields.get("to", ())
     if not set(agents) & set(to):
         return agents
-    others = [
+    others = (
         e.agent
         for _, e in reversed(ctx.history)
         if e.agent and not set(e.agent) & set(to) and id(e) not in ctx.served_standing
-    ]
-    return others[0] if others else agents
+    )
+    return next(others, agents)  # the nearest: not a list of the whole rite's doers
 
 
 def _all_of(reader: ClauseReader, agents: tuple[str, ...]) -> tuple[str, ...]:
