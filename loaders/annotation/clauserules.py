@@ -13,6 +13,7 @@ clause's events in place.
 from __future__ import annotations
 
 import re
+from itertools import takewhile
 from typing import TYPE_CHECKING
 
 from yili_kg.loaders.annotation.annotations import Event, paragraph_of, sentence_of
@@ -2763,17 +2764,22 @@ def _guest_next(r: ClauseReader, parties: set[str]) -> str | None:
     return None
 
 
+def _guest_among(r: ClauseReader, acts, not_these: set[str]) -> str | None:
+    """The first guest (yl:Guest) to act or be addressed in ``acts`` ((id, event), nearest
+    first), not one of ``not_these``."""
+    guest = r.lex.label(YL.Guest)
+    for _, earlier in acts:
+        for p in (*earlier.agent, *earlier.fields.get("to", ())):
+            if p not in not_these and guest in r.lex.role_classes.get(p, ()):
+                return p
+    return None
+
+
 def _paragraph_guest(r: ClauseReader, sent: set[str]) -> str | None:
     """使擯者還其贄 with the sender not written: the last guest (yl:Guest) to act or be
     addressed in the clause's paragraph, not the one sent; none there, no one."""
-    guest = r.lex.label(YL.Guest)
-    for pid, earlier in reversed(r.ctx.history):
-        if paragraph_of(pid) != r.ctx.paragraph:
-            return None
-        for p in (*earlier.agent, *earlier.fields.get("to", ())):
-            if p not in sent and guest in r.lex.role_classes.get(p, ()):
-                return p
-    return None
+    here = takewhile(lambda act: paragraph_of(act[0]) == r.ctx.paragraph, reversed(r.ctx.history))
+    return _guest_among(r, here, sent)
 
 
 def _sender_counterpart(r: ClauseReader, sender: set[str], sent: set[str]) -> str | None:
@@ -2846,14 +2852,9 @@ def _sentence_guests(r: ClauseReader, doer: set[str], rl: Rule) -> tuple[str, ..
 def _last_guest_party(r: ClauseReader, doer: set[str], rl: Rule) -> tuple[str, ...]:
     """The last guest (yl:Guest) to act or be addressed within the last acts, in an act not
     denied, not ``doer``."""
-    guest = r.lex.label(YL.Guest)
-    for _, earlier in reversed(r.ctx.history[-int(rl.word("within")) :]):
-        if earlier.get("neg") == "1":
-            continue
-        for p in (*earlier.agent, *earlier.fields.get("to", ())):
-            if p not in doer and guest in r.lex.role_classes.get(p, ()):
-                return (p,)
-    return ()
+    recent = reversed(r.ctx.history[-int(rl.word("within")) :])
+    found = _guest_among(r, ((p, e) for p, e in recent if e.get("neg") != "1"), doer)
+    return (found,) if found else ()
 
 
 @rule("thanks-to-host")
