@@ -77,3 +77,20 @@ def test_all_seventeen_chapters_read():
         assert not any(c in r.raw for r in rows for c in "()/¶<>"), slug
         # no running head read as text (特牲饋食禮's 儀禮注䟽卷十五 was a 經 儀禮 and a 注 䟽卷十五)
         assert not any(r.raw.startswith(("儀禮", "䟽卷", "疏卷")) for r in rows if r.kind != "考證")
+
+
+@pytest.mark.parametrize(
+    ("slug", "zhu_end", "yinyi"),
+    [
+        ("shihun", "詩云大姒嗣徽音", "勖許玉反女音汝下同太音泰"),
+        ("pin", "古文朌作紛", "朌音班廋所求反"),
+        ("jixi", "每器異桁", "桁户庚反又户郎反久依注音灸"),
+    ],
+)
+def test_a_yinyi_marker_split_by_the_alignment_is_a_marker(slug, zhu_end, yinyi):
+    """音義 after a 注 ending in 音 (徽音音義), or aligned apart, stays the marker: the 注 ends
+    as written, the note after it is the 音義, and no 經 of one 義 comes between."""
+    rows = rite_rows(slug)
+    at = next(k for k, r in enumerate(rows) if r.kind == "注" and r.text.endswith(zhu_end))
+    assert (rows[at + 1].kind, rows[at + 1].text) == ("音義", yinyi)
+    assert not any(r.kind == "經" and r.text == "義" for r in rows)

@@ -524,8 +524,16 @@ class _Reader:
         )
 
     def _jing_begins(self, run: int | None, resumes: bool) -> bool:
-        """Does the 經 begin again here (SBCK's 經 run goes on, no marker before a note)?"""
-        return _until_small(self.chars, self.i) not in _MARKS and (
+        """Does the 經 begin again here (SBCK's 經 run goes on, no marker before a note)?
+
+        Nor where the characters before the note end a marker the 注 began: a 注 that ends in
+        音 before the 音義 (…詩云大姒嗣徽音音義) aligns its second 音 with SBCK's last, and 義
+        alone was read as the next 經.
+        """
+        ahead = _until_small(self.chars, self.i)
+        if ahead is not None and _ends_split_mark(self.current.text, ahead):
+            return False
+        return ahead not in _MARKS and (
             resumes
             or (
                 self.zhu_run is not None
@@ -639,6 +647,16 @@ def _until_small(chars, i: int) -> str | None:
             return None
         j += 1
     return "".join(c.ch for c in chars[i:j]) if j < len(chars) else None
+
+
+def _ends_split_mark(before: str, ahead: str) -> bool:
+    """Do ``ahead``'s characters finish a marker that ``before`` began (徽音音 + 義)?
+
+    >>> _ends_split_mark("詩云大姒嗣徽音音", "義"), _ends_split_mark("徽音", "賓至")
+    (True, False)
+    """
+    joined = before + ahead
+    return any(len(ahead) < len(mark) and joined.endswith(mark) for mark in _MARKS)
 
 
 def _ahead(chars: list[Char], i: int, size: int = 4) -> str:
