@@ -2,7 +2,12 @@
 
 import pytest
 
-from yili_kg.loaders.text.breaks import marked, rite_projection, xiangshe_scores
+from yili_kg.loaders.text.breaks import (
+    break_corrections,
+    marked,
+    rite_projection,
+    xiangshe_scores,
+)
 from yili_kg.loaders.text.collate import collate_punctuated
 from yili_kg.loaders.text.rites import build_rite_layer
 from yili_kg.loaders.text.ritetable import read_rites
@@ -128,3 +133,29 @@ def test_a_quotation_unclosed_at_its_paragraphs_end_gives_its_marks_back():
     assert chars == "曰某以非他故不足以辱命对曰某"
     assert breaks == {0: "clause", 5: "clause", 10: "clause", 13: "sentence"}
     assert opens == {13} and closes == {13}
+
+
+def test_every_hand_correction_of_a_break_holds():
+    """Each row of corpus/break-corrections.tsv is where its clauses meet (or join) in the text
+    layer."""
+    for fix in break_corrections():
+        clauses = [c.text for c in build_rite_layer(fix.rite).clauses]
+        meet = any(
+            (a.endswith(fix.before) or fix.before.endswith(a)) and b.startswith(fix.after)
+            for a, b in zip(clauses, clauses[1:], strict=False)
+        )
+        if fix.mark == "none":
+            assert not meet, fix
+        else:
+            assert meet, fix
+
+
+def test_a_break_before_characters_the_edition_lacks_goes_where_the_text_reads():
+    """The 四庫's 阼階上 is where 有司徹's 主人 offers to the 私人 (the edition lacks 上, so its
+    mark fell before it); 士昏禮's 命之辭曰 introduces the charge, no clause 辭曰 of its own."""
+    yousiche = [c.text for c in build_rite_layer("yousiche").clauses]
+    assert "升獻私人于阼階上" in yousiche and "拜于下" in yousiche
+    assert "上拜于下" not in yousiche
+    shihun = [c.text for c in build_rite_layer("shihun").clauses]
+    assert any(c.startswith("命之辭曰") for c in shihun)
+    assert not any(c.startswith(("辭曰", "手")) for c in shihun)  # 手 ends a 注 (女拜尚右手)

@@ -25,8 +25,9 @@ from functools import cache
 
 from rapidfuzz.distance import Levenshtein
 
-from yili_kg.loaders.corpus import witness_path
+from yili_kg.loaders.corpus import corpus_dir, witness_path
 from yili_kg.loaders.errors import SourceError
+from yili_kg.loaders.terms.words import read_rows
 from yili_kg.loaders.text.ritetable import rite_info
 from yili_kg.loaders.variants import PUNCTUATION, fold
 from yili_kg.loaders.witnesses.kanripo import jing_segments, rite_rows
@@ -272,7 +273,7 @@ def rite_projection(rite: str) -> Projection:
     return Projection(
         rite,
         text,
-        {kept[k]: kind for k, kind in sub.breaks.items()},
+        corrected_breaks(rite, text, {kept[k]: kind for k, kind in sub.breaks.items()}),
         frozenset(kept[k] for k in sub.opens),
         frozenset(kept[k] for k in sub.closes),
         sub.aligned,
@@ -287,6 +288,60 @@ def rite_projection(rite: str) -> Projection:
         sub.same,
         len(text) - len(kept),
     )
+
+
+@dataclass(frozen=True)
+class BreakCorrection:
+    """A break set by hand (``corpus/break-corrections.tsv``): between ``before`` and ``after``
+    (the 經 characters either side, as the witness writes them) goes ``mark``."""
+
+    rite: str
+    before: str
+    after: str
+    mark: str  # sentence | clause | none
+    evidence: str
+    line: int
+
+
+CORRECTIONS = "break-corrections.tsv"
+_CORRECTION_FIELDS = ("rite", "before", "after", "mark", "evidence")
+
+
+@cache
+def break_corrections() -> tuple[BreakCorrection, ...]:
+    """The table's rows, each checked for a mark the projection knows and its evidence."""
+    path = corpus_dir() / CORRECTIONS
+    rows = []
+    for line, row in read_rows(path, _CORRECTION_FIELDS):
+        if row["mark"] not in (*RANK, "none") or not row["evidence"] or not row["after"]:
+            raise SourceError(path, "mark must be sentence, clause or none, with evidence", line)
+        rows.append(BreakCorrection(**row, line=line))
+    return tuple(rows)
+
+
+def corrected_breaks(rite: str, text: str, breaks: dict[int, str]) -> dict[int, str]:
+    """``breaks`` with the table's hand corrections for ``rite`` applied (a new dict).
+
+    >>> corrected_breaks("shihun", "父醮子命之辭曰", {4: "clause"})
+    {}
+    """
+    breaks = dict(breaks)
+    for fix in break_corrections():
+        if fix.rite != rite:
+            continue
+        place = fix.before + fix.after
+        if text.count(place) != 1:
+            raise SourceError(
+                corpus_dir() / CORRECTIONS,
+                f"{place} occurs {text.count(place)} times in {rite}'s 經, not once",
+                fix.line,
+            )
+        at = text.index(place) + len(fix.before) - 1
+        if fix.mark == "none":
+            breaks.pop(at, None)
+        else:
+            breaks[at] = fix.mark
+    return breaks
 
 
 def _at(kept: list[int], k: int, size: int) -> int:
