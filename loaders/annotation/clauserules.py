@@ -3419,6 +3419,31 @@ def declined_bow(r, subjects, rl) -> bool:
     return done
 
 
+@rule("answers-the-bower")
+def answers_the_bower(r, subjects, rl) -> bool:
+    """有司徹 主人拜。祝受尸爵。尸答拜: an answering bow naming no one answers the last bow made
+    by another, within the last few acts, when someone else only took the cup in between (the
+    祝 who takes the drained cup for the 尸): to the one who bowed, not to the third person who
+    acted last, who holds the cup and goes on (祝…易爵, 祝酌授尸)."""
+    done = False
+    for event in r.events:
+        if event.kind not in rl.words["answer"] or "to" in event.fields or not event.agent:
+            continue
+        mine = set(event.agent)
+        between: tuple[str, ...] = ()
+        for _, earlier in reversed(r.ctx.history[-int(rl.word("within")) :]):
+            if not earlier.agent or set(earlier.agent) & mine:
+                break  # the answerer acted since: the other party as usual
+            if r.is_a(earlier.kind, rl.word("bow")) and earlier.kind not in rl.words["answer"]:
+                if between and earlier.get("neg") != "1":
+                    event.set("to", earlier.agent, "?")
+                    event.fields["_holder"] = between  # he holds the cup and goes on
+                    done = True
+                break
+            between = between or earlier.agent
+    return done
+
+
 @rule("heard-above")
 def heard_above(r, subjects, rl) -> bool:
     """侯氏升聽命, 賓…升聽命: going up to hear (升聽命), naming no one heard, is hearing the one

@@ -1685,11 +1685,13 @@ def remember(pid: str, events: list[Event], lexicon: Lexicon, ctx: Context) -> N
     keeps_cup = all(
         not e.agent or "_aside" in e.fields or e.kind in lexicon.frames["command"] for e in actions
     )
+    holders = [e.fields.pop("_holder", ()) for e in actions]  # rule answers-the-bower
     for event in actions:
         _remember_event(pid, event, lexicon, ctx)
     if actions:
         last = actions[-1]
         ctx.answered = last.fields.get("to", ()) if lexicon.has(last.kind, "answer") else ()
+        ctx.answered = holders[-1] or ctx.answered  # 祝受尸爵。尸答拜。易爵: the holder goes on
         ctx.answered_kind = last.kind if ctx.answered else ""
         ctx.answer_named = bool(ctx.answered) and not last.marks.get("agent")
         if lexicon.has(last.kind, "sendsCup"):
