@@ -3727,11 +3727,13 @@ def served_one(r, subjects, rl) -> bool:
         if event.kind not in rl.words["acts"] or "to" in event.fields or event.get("neg") == "1":
             continue
         theme = event.fields.get("theme", ())
+        laid = set(theme) & set(rl.words["mats"])  # 司宮設席: a mat laid, as 席
         if event.kind not in rl.words["any-theme"] and not set(theme) & set(rl.words["dishes"]):
-            continue  # (席 with no one named: the mat of the one just offered, as a dish)
-        mat = event.kind in rl.words["mats"]
+            if not laid:
+                continue  # (席 with no one named: the mat of the one just offered, as a dish)
+        mat = event.kind in rl.words["mats"] or bool(laid)
         served = _last_offered(r, rl, mat=mat) or _said_of(r)
-        if not served and not mat and set(theme) & set(rl.words["dishes"]):
+        if not served and (laid or not mat and set(theme) & set(rl.words["dishes"])):
             served = _cup_holder(r, rl, theme)
         if served and not set(served) & set(event.agent):
             event.set("to", served, "?")
@@ -3761,6 +3763,8 @@ def _cup_holder(r: ClauseReader, rl: Rule, theme: tuple[str, ...]) -> tuple[str,
                 return ()
         if not set(earlier.fields.get("theme", ())) & set(rl.words["cups"]):
             continue  # (主人拜送: the guest sent off, no cup)
+        if earlier.kind in rl.words["gives"] and set(theme) & set(rl.words["mats"]):
+            return earlier.fields.get("to", ())  # 致爵于主婦。…司宮設席: hers, to receive it
         if earlier.kind in rl.words["sent"]:  # 拜受…拜送: the one who bowed to receive it
             near = [
                 e for _, e in recent[max(0, index - 4) : index] if e.kind in rl.words["received"]
