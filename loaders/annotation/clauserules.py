@@ -3245,6 +3245,8 @@ def bow_to_offerer(r, subjects, rl) -> bool:
         if not receives and not _drained(r, event.agent, rl):
             continue
         offerer = _addressed_by(r, event.agent, rl) if receives else _offerer_of(r, event.agent)
+        if not offerer and not receives:
+            offerer = _received_from(r, event.agent, rl)
         if offerer:
             event.set("to", offerer, "?")
             done = True
@@ -3283,6 +3285,18 @@ def _addressed_by(r: ClauseReader, agent: tuple[str, ...], rl: Rule) -> tuple[st
             return earlier.agent
         if earlier.kind in rl.words["gives"] and (not to or set(agent) <= to):
             return earlier.agent
+    return ()
+
+
+def _received_from(r: ClauseReader, agent: tuple[str, ...], rl: Rule) -> tuple[str, ...]:
+    """有司徹 主人…獻尸。尸北面拜受爵 …(the stands loaded, the dishes served)… 尸…啐酒，興，坐奠爵，
+    拜: with the offering too far back, the one ``agent`` last received the cup from with a bow
+    (拜受, its recipient), within a longer stretch: he drinks that cup."""
+    for _, earlier in reversed(r.ctx.history[-int(rl.word("received-within")) :]):
+        if r.lex.has(earlier.kind, "offering") and earlier.get("neg") != "1":
+            return ()  # 燕禮 卒受者…西階上酬士…大夫立卒爵，不拜: a pledge made since
+        if earlier.kind in rl.words["receive"] and earlier.agent == agent:
+            return earlier.fields.get("to", ()) if earlier.get("neg") != "1" else ()
     return ()
 
 
