@@ -3283,6 +3283,8 @@ def _addressed_by(r: ClauseReader, agent: tuple[str, ...], rl: Rule) -> tuple[st
         to = set(earlier.fields.get("to", ()))
         if r.lex.has(earlier.kind, "offering") and set(agent) <= to:
             return earlier.agent
+        if earlier.kind in rl.words["hands"] and to and not set(agent) & to:
+            return earlier.fields["to"]  # 祝酌授尸。賓拜受爵: the 尸 holds it and gives it
         if earlier.kind in rl.words["gives"] and (not to or set(agent) <= to):
             return earlier.agent
     return ()
