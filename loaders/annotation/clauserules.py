@@ -3244,7 +3244,11 @@ def bow_to_offerer(r, subjects, rl) -> bool:
         receives = event.kind in rl.words["receive"] or _receives_next(r, rl)
         if not receives and not _drained(r, event.agent, rl):
             continue
-        offerer = _addressed_by(r, event.agent, rl) if receives else _offerer_of(r, event.agent)
+        offerer = (
+            _addressed_by(r, event.agent, rl)
+            if receives
+            else _offerer_of(r, event.agent, rl.words["pledges"])
+        )
         if not offerer and not receives:
             offerer = _received_from(r, event.agent, rl)
         if offerer:
@@ -3302,9 +3306,12 @@ def _received_from(r: ClauseReader, agent: tuple[str, ...], rl: Rule) -> tuple[s
     return ()
 
 
-def _offerer_of(r: ClauseReader, agent: tuple[str, ...]) -> tuple[str, ...]:
+def _offerer_of(
+    r: ClauseReader, agent: tuple[str, ...], pledges: tuple[str, ...] = ()
+) -> tuple[str, ...]:
     """The agent of the last offering (獻, 酬, 酢) made to ``agent``, or to a group he is of
-    (yl:hasMember: 獻工 … 一人拜受爵, 注: 謂大師也)."""
+    (yl:hasMember: 獻工 … 一人拜受爵, 注: 謂大師也); or, when he pledged (酬) someone since, that
+    one, to whom he drinks first."""
     for _, earlier in reversed(r.ctx.history[-40:]):
         if not r.lex.has(earlier.kind, "offering") or not earlier.agent:
             continue
@@ -3312,6 +3319,8 @@ def _offerer_of(r: ClauseReader, agent: tuple[str, ...]) -> tuple[str, ...]:
         offered = {*to, *(m for g in to for m in r.lex.members.get(g, ()))}
         if set(agent) <= offered and not set(agent) & set(earlier.agent):
             return earlier.agent
+        if earlier.agent == agent and to and earlier.kind in pledges and earlier.get("neg") != "1":
+            return to  # 主人以酬侑…卒爵，不拜既爵: he drinks first the pledge he brings the 侑
     return ()
 
 
