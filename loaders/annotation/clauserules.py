@@ -1602,6 +1602,14 @@ def one_of_group(r, tokens, i, rl):
             group = r.group_just_named()
             if group:
                 r.subjects.append(group)
+            elif (
+                token.text != rl.word("single")
+                and r.ctx.clause_text.startswith(token.text)
+                and i + 1 < len(tokens)
+                and tokens[i + 1].of("action")
+                and tokens[i + 1].text not in rl.words["helps"]
+            ):
+                r.subjects.append(token.of("role"))  # 有司徹 二人洗觶: the two, no group before
         return 1
     if token.text == rl.word("single"):
         r.subjects.append(rl.word("raiser"))  # 一人舉觶 (注: 一人，主人之吏)

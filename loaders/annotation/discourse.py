@@ -1944,7 +1944,7 @@ def answered_bow(pid, events, lexicon, ctx, rl) -> bool:
         return False
     last = ctx.history[-1][0]  # in its paragraph or across the edition's break (再拜。¶使者不答拜)
     found = False
-    for event in (e for p, e in ctx.history if p == last):
+    for event in _bows_before(ctx, last, lexicon, rl):
         implied = "to" not in event.fields or event.marks.get("to") == "?"
         bow = lexicon.is_a(event.kind, rl.word("bow")) and not lexicon.is_a(
             event.kind, rl.word("answer")
@@ -1955,6 +1955,23 @@ def answered_bow(pid, events, lexicon, ctx, rl) -> bool:
             event.set("to", answer.agent, "?")
             found = True
     return found
+
+
+def _bows_before(ctx: Context, last: str, lexicon: Lexicon, rl: Rule) -> list[Event]:
+    """The events of the clause just before the answer; when that clause only goes on with the
+    bower's own acts, no bow (坐奠爵，拜，執爵興。尸侑答拜: he rises holding the cup), the
+    clause before it too, in its sentence."""
+    events = [e for p, e in ctx.history if p == last]
+    if any(lexicon.is_a(e.kind, rl.word("bow")) for e in events) or not events:
+        return events
+    before = [p for p, _ in ctx.history if p != last and sentence_of(p) == sentence_of(last)]
+    if not before:
+        return events
+    earlier = [e for p, e in ctx.history if p == before[-1]]
+    doers = {e.agent for e in events} | {
+        e.agent for e in earlier if lexicon.is_a(e.kind, rl.word("bow"))
+    }
+    return events + earlier if len(doers) == 1 else events
 
 
 @rule("handed-then-sent")
