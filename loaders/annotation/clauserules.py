@@ -3665,13 +3665,29 @@ def own_return(r, subjects, rl) -> bool:
     (疏: 主人受公酢而自酌者不敢煩公; 主人酌自酢): no recipient, not the one he offered."""
     done = False
     for event in r.events:
-        if event.kind not in rl.words["returns"] or event.marks.get("to") != "?":
+        if event.kind not in rl.words["returns"]:
+            continue
+        if _return_in_name(r, event, rl):
+            event.unset("to")  # 酢于長賓: poured for himself in the 長賓's name
+            done = True
+            continue
+        if event.marks.get("to") != "?":
             continue
         offerer = last_doer(r, rl, lambda kind: kind in rl.words["offered"])
         if event.agent and set(event.agent) <= set(offerer):
             event.unset("to")
             done = True
     return done
+
+
+def _return_in_name(r: ClauseReader, event: Event, rl: Rule) -> bool:
+    """有司徹 主人酌，酢于長賓 (注: 主人酌自酢，序賓意，賓卑不敢酢); 賓…洗酌，醋于主人: a return
+    written with 于 before the person (酢于X, not 酢X nor 以酢X于西階上) is poured by its doer for
+    himself in that one's name: X is no recipient."""
+    to = event.fields.get("to", ())
+    if len(to) != 1 or event.marks.get("to") or not event.agent:
+        return False
+    return any(w + rl.word("yu") + to[0] in r.text for w in rl.words["written"])
 
 
 @rule("there-on-arrival")
