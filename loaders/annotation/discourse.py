@@ -19,7 +19,7 @@ from yili_kg.loaders.annotation.annotations import Event, paragraph_of, sentence
 from yili_kg.loaders.annotation.rules import Rule, one_word, rule, rule_named, rules, word_values
 from yili_kg.loaders.iris import YL
 from yili_kg.loaders.terms.lexicon import Lexicon
-from yili_kg.loaders.terms.tokens import tokenize
+from yili_kg.loaders.terms.tokens import leading_roles, tokenize
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -1940,6 +1940,8 @@ def answered_bow(pid, events, lexicon, ctx, rl) -> bool:
     just before one named answers it (答拜, or does not: 賓不答拜), was made to that one, also
     where the edition begins a paragraph between them (覲禮 再拜。¶使者不答拜)."""
     answer = next((e for e in _named(events) if lexicon.is_a(e.kind, rl.word("answer"))), None)
+    if answer is None:
+        answer = _not_looking_back(ctx.texts.get(pid, ""), lexicon, rl)
     if answer is None or not ctx.history:
         return False
     last = ctx.history[-1][0]  # in its paragraph or across the edition's break (再拜。¶使者不答拜)
@@ -1955,6 +1957,20 @@ def answered_bow(pid, events, lexicon, ctx, rl) -> bool:
             event.set("to", answer.agent, "?")
             found = True
     return found
+
+
+def _not_looking_back(text: str, lexicon: Lexicon, rl: Rule) -> Event | None:
+    """公…送于大門内，再拜。賓不顧: one named who does not look back (ROLE不顧, all the clause)
+    leaves without answering the bow sent after him, the one it was made to (有司徹
+    主人送于廟門之外，拜，尸不顧 → to=尸?, not the 侑 who followed him out)."""
+    if not text.endswith(rl.word("no-look")):
+        return None
+    who = leading_roles(tokenize(text[: -len(rl.word("no-look"))], lexicon))
+    if not who or "".join(who) != text[: -len(rl.word("no-look"))]:
+        return None
+    event = Event(rl.word("no-look"))
+    event.set("agent", who)
+    return event
 
 
 def _bows_before(ctx: Context, last: str, lexicon: Lexicon, rl: Rule) -> list[Event]:
