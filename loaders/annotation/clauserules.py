@@ -3477,6 +3477,25 @@ def answers_the_bower(r, subjects, rl) -> bool:
     return done
 
 
+@rule("rite-complete")
+def rite_complete(r, subjects, rl) -> bool:
+    """有司徹 祝告利成; 特牲饋食禮, 少牢饋食禮 祝告曰利成: the report that the rite is complete
+    (利成, 特牲 注: 利猶養也，供養之禮成), naming no one, is made to the host, whose sacrifice
+    it is, as written in full (祝告于主人曰利成): to=主人?, the words say=利成."""
+    done = False
+    for event in r.events:
+        if event.kind not in rl.words["report"] or "to" in event.fields:
+            continue
+        words = r.ctx.clause_text.partition(event.kind)[2]
+        words = words.removeprefix(rl.word("says"))
+        if words != rl.word("complete"):
+            continue
+        event.set("to", rl.word("host"), "?")
+        event.set("say", words)
+        done = True
+    return done
+
+
 @rule("heard-above")
 def heard_above(r, subjects, rl) -> bool:
     """侯氏升聽命, 賓…升聽命: going up to hear (升聽命), naming no one heard, is hearing the one
