@@ -2588,11 +2588,23 @@ def person_pronoun(r, subjects, rl) -> bool:
     if named:  # the one 之 stands for is in the text: not implied
         event.set("to", named)
         return True
-    other = r.other_party(event)
+    other = _just_called(r, event, rl) or r.other_party(event)
     if other:
         event.set("to", other, "?")
         return True
     return False
+
+
+def _just_called(r: ClauseReader, event: Event, rl: Rule) -> tuple[str, ...]:
+    """有司徹 乃升長賓。侑酬之: the one just called up (作, 升 a person: yl:takesRole … the
+    last act, its person named), by another, is the one 之 stands for, not that caller."""
+    if not r.ctx.history:
+        return ()
+    _, last = r.ctx.history[-1]
+    to = last.fields.get("to", ())
+    if last.kind not in rl.words["calls"] or not to or last.marks.get("to"):
+        return ()
+    return to if not set(to) & set(event.agent) else ()
 
 
 def _named_in_clause(r: ClauseReader, event: Event) -> tuple[str, ...]:
