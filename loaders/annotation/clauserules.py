@@ -3821,6 +3821,45 @@ def served_one(r, subjects, rl) -> bool:
     return done
 
 
+@rule("served-in-hand")
+def served_in_hand(pid, events, lexicon, ctx, rl) -> bool:
+    """有司徹 侑…拜受爵…司馬橫執羊俎以升，設于豆東 → to=侑?: a dish set out naming neither
+    the dish nor the one it is for, the dish only known once the clause is read (the thing in
+    hand, implied), is for the one served as rule served-one reads it (the one just offered,
+    or who holds the cup)."""
+    from yili_kg.loaders.annotation.annotate import ClauseReader  # (annotate imports this)
+
+    served_rule = rule_named("served-one")
+    done = False
+    for event in events:
+        theme = event.fields.get("theme", ())
+        if event.kind not in rl.words["acts"] or "to" in event.fields or not event.agent:
+            continue
+        if event.marks.get("theme") != "?" or not set(theme) & set(served_rule.words["dishes"]):
+            continue
+        if event.get("neg") == "1" or _presented_before(ctx, event, served_rule):
+            continue
+        reader = ClauseReader(lexicon, ctx)
+        reader.events = list(events)
+        served = _last_offered(reader, served_rule) or _cup_holder(reader, served_rule, theme)
+        if served and not set(served) & set(event.agent):
+            event.set("to", served, "?")
+            done = True
+    return done
+
+
+def _presented_before(ctx, event: Event, served_rule: Rule) -> bool:
+    """主婦薦韭菹醢…坐設于席前: the same one presented the dishes to someone named or implied
+    in the paragraph (薦 with a recipient): the setting down goes with that presenting."""
+    return any(
+        paragraph_of(p) == ctx.paragraph
+        and e.agent == event.agent
+        and e.kind in served_rule.words["acts"]
+        and "to" in e.fields
+        for p, e in ctx.history
+    )
+
+
 def _cup_holder(r: ClauseReader, rl: Rule, theme: tuple[str, ...]) -> tuple[str, ...]:
     """有司徹 主人…獻尸。尸…拜受爵…(the stands loaded)…賓長設羊俎于豆南; 尸…酌。主人…拜受爵。
     主婦薦韭菹醢: with no offering in the last few acts, a dish is for the one who last received
