@@ -1913,7 +1913,7 @@ def goes_up_with(pid, events, lexicon, ctx, rl) -> bool:
     以賓升: those made just before going up leading one (以X升) are to him."""
     if not ctx.history:
         return False
-    if _leads_up(events, ctx, rl):
+    if _leads_up(events, ctx, rl) or _led_in(events, ctx, rl):
         return True
     named = _named(events)
     if not named or not any(e.kind in rl.words["up"] for e in events):
@@ -1931,6 +1931,27 @@ def goes_up_with(pid, events, lexicon, ctx, rl) -> bool:
             if not set(climber) & set(event.agent) and len(event.agent) == 1:
                 event.set("to", climber, "?")
                 found = True
+    return found
+
+
+def _led_in(events: list[Event], ctx: Context, rl: Rule) -> bool:
+    """有司徹 主人揖，先入門，右。尸入門，左: the salute made before going in first (揖 … 入 by
+    the same one in the sentence before) is to the one named entering in the next sentence,
+    the guest led in, not the last to answer a bow (the 侑)."""
+    named = [e for e in _named(events) if e.kind in rl.words["in"] and len(e.agent) == 1]
+    if not named or not ctx.new_sentence:
+        return False
+    entering = named[0].agent
+    last = sentence_of(ctx.history[-1][0])
+    before = [e for p, e in ctx.history if sentence_of(p) == last]
+    found = False
+    for event in before:
+        if event.kind not in rl.words["salute"] or event.marks.get("to") != "?":
+            continue
+        goes_in = any(e.kind in rl.words["in"] and e.agent == event.agent for e in before)
+        if goes_in and len(event.agent) == 1 and event.agent != entering:
+            event.set("to", entering, "?")
+            found = True
     return found
 
 
