@@ -1597,6 +1597,9 @@ def one_of_group(r, tokens, i, rl):
         return None
     if r.events and r.events[-1].kind in rl.words["send"] and "to" not in r.events[-1].fields:
         return None  # 使一人去之: the one sent (read as a role by the noun rule)
+    if _cup_raisers(r, tokens, i, rl):
+        r.subjects.append(token.of("role"))  # 二人洗觶: the two cup-raisers, their role
+        return 1
     if r.subjects or rl.word("raise") not in r.ctx.sentence_text:
         if not r.subjects and not r.events:
             group = r.group_just_named()
@@ -1607,6 +1610,15 @@ def one_of_group(r, tokens, i, rl):
         r.subjects.append(rl.word("raiser"))  # 一人舉觶 (注: 一人，主人之吏)
         return 1
     return None
+
+
+def _cup_raisers(r, tokens: Tokens, i: int, rl) -> bool:
+    """二人洗觶 opening a clause with no one named: 二人 before an act on a cup of its clause
+    is the two who raise the cups (有司徹 注: 使二人舉爵序殷勤於尸侑), as 使二人舉觶 names
+    them, not two of a group."""
+    if r.subjects or r.events or tokens[i].text != rl.word("pair"):
+        return False
+    return any(t.text in rl.words["cups"] for t in tokens[i + 1 :])
 
 
 @rule("its-side")

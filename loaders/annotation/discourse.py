@@ -1940,7 +1940,7 @@ def answered_bow(pid, events, lexicon, ctx, rl) -> bool:
     answer = next((e for e in _named(events) if lexicon.is_a(e.kind, rl.word("answer"))), None)
     if answer is None or not ctx.history:
         return False
-    last = ctx.history[-1][0]  # in its paragraph or across the edition's break (再拜。¶使者不答拜)
+    last = _bow_clause(ctx, lexicon, rl)  # in its paragraph or across the break (再拜。¶使者不答拜)
     found = False
     for event in (e for p, e in ctx.history if p == last):
         implied = "to" not in event.fields or event.marks.get("to") == "?"
@@ -1953,6 +1953,24 @@ def answered_bow(pid, events, lexicon, ctx, rl) -> bool:
             event.set("to", answer.agent, "?")
             found = True
     return found
+
+
+def _bow_clause(ctx, lexicon, rl) -> str:
+    """The clause whose bow an answer answers: the last one, or, when the last only took up the
+    cup and rose (執爵以興, 興) after a bow of its sentence, that bow's clause (有司徹 二人…坐奠爵，
+    拜，執爵以興。尸侑答拜: the bow is to the 尸 and 侑)."""
+    last = ctx.history[-1][0]
+    rising = [e for p, e in ctx.history if p == last]
+    if not rising or not all(e.kind in rl.words["rising"] for e in rising):
+        return last
+    earlier = [p for p, _ in ctx.history if p != last and sentence_of(p) == sentence_of(last)]
+    if not earlier:
+        return last
+    bows = [e for p, e in ctx.history if p == earlier[-1] and lexicon.is_a(e.kind, rl.word("bow"))]
+    agents = {a for e in rising for a in e.agent}
+    if bows and all(set(e.agent) == agents for e in bows):
+        return earlier[-1]
+    return last
 
 
 @rule("handed-then-sent")
