@@ -947,9 +947,29 @@ def eldest_receives(r, tokens, i, rl):
     if tokens[i].text != rl.word("elder") or tokens[i].kinds or r.events or nxt is None:
         return None
     if nxt.of("action") != rl.word("receive"):
-        return None
+        eldest = _eldest_of_last(r, tokens, i, rl)
+        if not eldest:
+            return None
+        r.subjects[:] = [eldest]
+        return 1
     r.subjects[:] = [rl.word("eldest")]
     return 1
+
+
+def _eldest_of_last(r, tokens: Tokens, i: int, rl: Rule) -> str:
+    """有司徹 兄弟之後生者舉觶于其長。洗，升酌，降…長在左 … 長答拜: 長 alone opening a clause
+    before an act is the eldest of the group of the last act's doer, the member the ontology
+    names its eldest (yl:hasMember: 兄弟 → 長兄弟), not that doer; not 長皆 (the elders of each)."""
+    if i or not tokens[i + 1].of("action") or not r.ctx.history:
+        return ""
+    pid, last = r.ctx.history[-1]
+    if paragraph_of(pid) != r.ctx.paragraph:
+        return ""
+    for group in last.agent:
+        for member in r.lex.members.get(group, ()):
+            if member.startswith(rl.word("elder")) or member.endswith(rl.word("elder")):
+                return member
+    return ""
 
 
 @rule("third-offerer")
@@ -1539,10 +1559,28 @@ def relative_place(r, tokens, i, rl):
             or ("role" in token.kinds and "place" in after.kinds)
         )
     ):
+        if _those_later(tokens, i, rl):
+            if r.events or r.subjects:
+                return None
+            r.subjects.append(token.of("role"))  # 兄弟之後生者舉觶: of the 兄弟, the subject
+            return 5
         text, used = r.noun_phrase(tokens, i)
         r.place_here(text)
         return used
     return _between(r, tokens, i, rl)
+
+
+def _those_later(tokens: Tokens, i: int, rl: Rule) -> bool:
+    """有司徹 兄弟之後生者舉觶于其長: a person, 之, 後 and an act with 者 are those of them who
+    were born or came later (注: 後生，年少也), persons, not a place behind them."""
+    k = i + 3
+    return (
+        tokens[i].of("role") is not None
+        and tokens[i + 2].text in rl.words["later"]
+        and k + 1 < len(tokens)
+        and not tokens[k].kinds
+        and tokens[k + 1].text in rl.words["who"]
+    )
 
 
 def _between(r, tokens: Tokens, i: int, rl: Rule) -> int | None:
