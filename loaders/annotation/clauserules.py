@@ -946,6 +946,10 @@ def eldest_receives(r, tokens, i, rl):
     nxt = _next(tokens, i)
     if tokens[i].text != rl.word("elder") or tokens[i].kinds or r.events or nxt is None:
         return None
+    eldest = _eldest_of_named(r, tokens, i, rl)
+    if eldest:
+        r.subjects[:] = [eldest]  # 兄弟之長升: the 長兄弟
+        return 1
     if nxt.of("action") != rl.word("receive"):
         eldest = _eldest_of_last(r, tokens, i, rl)
         if not eldest:
@@ -954,6 +958,21 @@ def eldest_receives(r, tokens, i, rl):
         return 1
     r.subjects[:] = [rl.word("eldest")]
     return 1
+
+
+def _eldest_of_named(r, tokens: Tokens, i: int, rl: Rule) -> str:
+    """有司徹 兄弟之長升: a group just named as the subject, 之 and 長 are the member the
+    ontology names its eldest (兄弟 yl:hasMember 長兄弟), not the whole group."""
+    if i < 2 or tokens[i - 1].text != rl.word("of") or r.subjects != [tokens[i - 2].of("role")]:
+        return ""
+    return _eldest_member(r, tokens[i - 2].of("role") or "", rl)
+
+
+def _eldest_member(r, group: str, rl: Rule) -> str:
+    for member in r.lex.members.get(group, ()):
+        if member.startswith(rl.word("elder")) or member.endswith(rl.word("elder")):
+            return member
+    return ""
 
 
 def _eldest_of_last(r, tokens: Tokens, i: int, rl: Rule) -> str:
@@ -965,11 +984,7 @@ def _eldest_of_last(r, tokens: Tokens, i: int, rl: Rule) -> str:
     pid, last = r.ctx.history[-1]
     if paragraph_of(pid) != r.ctx.paragraph:
         return ""
-    for group in last.agent:
-        for member in r.lex.members.get(group, ()):
-            if member.startswith(rl.word("elder")) or member.endswith(rl.word("elder")):
-                return member
-    return ""
+    return next((m for m in (_eldest_member(r, g, rl) for g in last.agent) if m), "")
 
 
 @rule("third-offerer")
@@ -3773,6 +3788,7 @@ def _cup_holder(r: ClauseReader, rl: Rule, theme: tuple[str, ...]) -> tuple[str,
     if r.ctx.sentence.startswith(rl.word("part")):
         return ()
     served: set[str] = set()
+    took_after: set[str] = set()  # who received it (受) after the last who bowed to
     for index in range(len(recent) - 1, -1, -1):
         earlier = recent[index][1]
         before = recent[index - 1][1] if index else None
@@ -3792,7 +3808,10 @@ def _cup_holder(r: ClauseReader, rl: Rule, theme: tuple[str, ...]) -> tuple[str,
             ]
             return near[-1].agent if near else earlier.fields.get("to", ())
         if earlier.kind in rl.words["received"] or _bowed_and_took(earlier, before, rl):
-            return earlier.agent
+            group = [g for g in took_after if set(earlier.agent) <= set(r.lex.members.get(g, ()))]
+            return tuple(group) or earlier.agent
+        if earlier.kind in rl.words["takes"]:
+            took_after.update(earlier.agent)  # 兄弟之長…拜受爵…辯受爵: the whole group took it
     return ()
 
 

@@ -333,6 +333,24 @@ def all_after_last(reader, event, text, rl: Rule) -> bool:
     return True
 
 
+@rule("eldest-then-all")
+def eldest_then_all(reader, event, text, rl: Rule) -> bool:
+    """有司徹 兄弟之長升，拜受爵…不拜既爵。皆若是以辯。辯受爵: 辯 (every one in turn) opening a
+    clause naming no one, right after the acts of the eldest of a group (yl:hasMember: 兄弟 →
+    長兄弟), is the whole group, each doing as he did, not the eldest alone."""
+    if not text.startswith(rl.word("every")) or len(reader.ctx.agent) != 1:
+        return False
+    eldest = reader.ctx.agent[0]
+    elder = rule_named("eldest-receives").word("elder")
+    if not (eldest.startswith(elder) or eldest.endswith(elder)):
+        return False
+    group = next((g for g, ms in reader.lex.members.items() if eldest in ms), None)
+    if group is None:
+        return False
+    event.set("agent", (group,), "^")
+    return True
+
+
 @rule("all-offered")
 def all_offered(reader, event, text, rl: Rule) -> bool:
     """大射儀 司馬師…洗，獻隸㒒人與巾車獲者，皆如大侯之禮: 皆, with no subject, right after an
