@@ -930,7 +930,7 @@ def owners_officers(r, tokens, i, rl):
     before 有司 with nothing between is whose officers they are: the 有司 are the subject, not
     he with them."""
     nxt = _next(tokens, i)
-    if r.events or not tokens[i].of("role") or nxt is None or nxt.text != rl.word("officers"):
+    if r.events or not tokens[i].of("role") or nxt is None or nxt.text not in rl.words["officers"]:
         return None
     if i and tokens[i - 1].of("role"):
         return None
