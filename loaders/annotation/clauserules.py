@@ -450,6 +450,11 @@ def assisting(r, tokens, i, rl):
         if "action" in nxt.kinds:
             r.assisting = True
             return 1
+        after = _next(tokens, i, 2)
+        if nxt.of("role") and after is not None and "action" in after.kinds:
+            if r.subjects and not r.events:  # 宰夫贊主人酌: the 主人 helped, no second doer
+                r.assisting = r.helped_named = True
+                return 2
     return None
 
 
@@ -1099,6 +1104,22 @@ def offered_too(r, tokens, i, rl):
     event = r.events[-1]
     event.set("to", (*event.fields.get("to", ()), nxt.of("role")))
     return k + 1
+
+
+@rule("toward-whom")
+def toward_whom(r, tokens, i, rl):
+    """有司徹 主人于其羣私人，不答拜: a person, 于 and persons (其, 羣 before them), the whole of a
+    clause with no act, is the one the next clause is about and those he acts toward: the
+    persons after 于 are the other party of what he does next (to), not its subjects."""
+    if tokens[i].text not in rl.words["yu"] or tokens[i].kinds or r.events or not r.subjects:
+        return None
+    k = i + 1
+    while k < len(tokens) and tokens[k].text in rl.words["skip"] and not tokens[k].kinds:
+        k += 1
+    if k != len(tokens) - 1 or not tokens[k].of("role"):
+        return None
+    r.ctx.pending_to = (tokens[k].of("role"),)
+    return len(tokens) - i
 
 
 @rule("preposition")
@@ -2405,7 +2426,7 @@ def helped_one(r, subjects, rl) -> bool:
     """小臣正贊袒, 贊設決朱極三, 膳宰贊授肺: an act of help (rule assisting) is done for the
     one helped, implied (to=公?): the ruler if he acted just before, else the last other to
     act; helping one bare or cover his arm (贊袒, 贊襲) is 相, the baring his own act."""
-    if not r.assisting:
+    if not r.assisting or r.helped_named:
         return False
     done = False
     for event in r.events:
@@ -3755,6 +3776,36 @@ def _named_in_condition(r: ClauseReader) -> tuple[str, ...]:
     tokens = tokenize(r.ctx.condition or "", r.lex)
     named = leading_roles(tokens)
     return named if len(named) < len(tokens) else ()
+
+
+@rule("their-place")
+def their_place(r, subjects, rl) -> bool:
+    """有司徹 獻兄弟…辯受爵。其位在洗東; 獻私人…其位繼兄弟之南: 其位 opening a clause of
+    standing or following on (在, 繼) is the place of those last offered to (the last acts)
+    (注: 先著其位於上), who stand there, implied: not the one carried over, and 其位 no place."""
+    if not r.ctx.clause_text.startswith(rl.word("its")):
+        return False
+    offered = next(
+        (
+            e.fields["to"]
+            for _, e in reversed(r.ctx.history[-int(rl.word("within")) :])
+            if e.kind in rl.words["offerings"] and e.fields.get("to") and e.get("neg") != "1"
+        ),
+        None,
+    )
+    done = False
+    for event in r.events:
+        if offered is None or event.kind not in rl.words["acts"]:
+            continue
+        event.fields.pop("noagent", None)
+        event.set("agent", offered, "?")
+        at = tuple(a for a in event.fields.get("at", ()) if a != rl.word("its"))
+        if at:
+            event.fields["at"] = at
+        else:
+            event.fields.pop("at", None)
+        done = True
+    return done
 
 
 @rule("served-one")

@@ -50,6 +50,7 @@ class Context:
     partners: tuple[str, ...] = ()  # those the last agent acted with (以賓)
     pending: tuple | None = None  # subject and place of a verbless clause, for the next one
     pending_face: str | None = None  # and its facing (賓右北面，至再拜: rule stance-ahead)
+    pending_to: tuple[str, ...] = ()  # 主人于其羣私人，不答拜: toward whom (rule toward-whom)
     clauses: int = 0  # clauses read so far
     pending_at: int = 0  # the clause that left ``pending``
     pending_sentence: str = ""  # its sentence
