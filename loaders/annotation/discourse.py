@@ -1458,7 +1458,13 @@ def holder_drinks(reader, event, text, rl) -> bool:
     naming no one, in a new sentence, after one who served a dish (羞) and did nothing else, is
     the one who holds the cup (who last bowed to receive it, not drained since), not the server."""
     ctx = reader.ctx
-    if not ctx.new_sentence or not ctx.agent or not reader.lex.has(event.kind, "receiverAct"):
+    if not ctx.agent or not reader.lex.has(event.kind, "receiverAct") or not ctx.history:
+        return False
+    last = ctx.history[-1][1]
+    answered = last.kind in rl.words["answer"] and last.agent == ctx.agent and last.get("to")
+    if answered:  # 尸…授之。尸升筵，南面答拜，坐祭: the answerer of the holder's bow
+        return _holder_after_answer(reader, event, last, rl)
+    if not ctx.new_sentence:
         return False
     mine = [e for _, e in ctx.history[-int(rl.word("served-within")) :] if e.agent == ctx.agent]
     if not mine or mine[0].kind not in rl.words["serve"]:
@@ -1468,6 +1474,22 @@ def holder_drinks(reader, event, text, rl) -> bool:
             return False
         if earlier.kind in rl.words["received"] and earlier.agent != ctx.agent:
             event.set("agent", earlier.agent, "^")
+            return True
+    return False
+
+
+def _holder_after_answer(reader, event: Event, answer: Event, rl) -> bool:
+    """有司徹 三獻西楹西北面拜受爵，尸在其右以授之。尸升筵，南面答拜，坐祭，遂飲: drinking naming
+    no one right after the carried one answered the bow of one who received the cup from him
+    (拜受, not drained since) is that receiver's, who holds the cup, not the answerer's."""
+    holder = answer.fields["to"]
+    for _, earlier in reversed(reader.ctx.history[-int(rl.word("within")) : -1]):
+        if earlier.kind in rl.words["drained"]:
+            return False
+        if earlier.kind in rl.words["received"] and earlier.get("neg") != "1":
+            if earlier.agent != holder or set(holder) & set(answer.agent):
+                return False
+            event.set("agent", holder, "^")
             return True
     return False
 
