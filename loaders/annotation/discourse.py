@@ -1494,6 +1494,24 @@ def _holder_after_answer(reader, event: Event, answer: Event, rl) -> bool:
     return False
 
 
+@rule("offered-receives")
+def offered_receives(reader, event, text, rl) -> bool:
+    """有司徹 主人洗，獻内賓于房中。南面拜受爵: bowing to receive the cup (拜受) naming no one,
+    right after the one carried offered it (獻) to another, is the one offered's, never the
+    offerer's, who gives the cup."""
+    ctx = reader.ctx
+    if event.kind not in rl.words["receive"] or not ctx.agent or not ctx.history:
+        return False
+    last = ctx.history[-1][1]
+    offered = last.fields.get("to", ())
+    if last.kind not in rl.words["offerings"] or last.agent != ctx.agent or not offered:
+        return False
+    if set(offered) & set(ctx.agent) or last.get("neg") == "1":
+        return False
+    event.set("agent", offered, "^")
+    return True
+
+
 @rule("placed-one-acts")
 def placed_one_acts(reader, event, text, rl) -> bool:
     """侑…拜受爵，主人在其右，北面答拜; 司馬在羊鼎之東，二手執挑匕枋以挹湇; 特牲饋食禮 主人在右，
