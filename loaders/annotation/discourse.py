@@ -1107,10 +1107,25 @@ def drinker_finishes(reader, event, text, rl) -> bool:
     if not reader.lex.has(event.kind, "completesDrink"):
         return False
     drinker = last_doer(reader, rl, lambda kind: reader.lex.has(kind, "receiverAct"))
+    drinker = drinker or _offered_holder(reader, rl)
     if not drinker or drinker == reader.ctx.agent:
         return False  # none, or the one carried over is the drinker: nothing to decide
     event.set("agent", drinker, "^")
     return True
+
+
+def _offered_holder(reader: ClauseReader, rl: Rule) -> tuple[str, ...]:
+    """有司徹 主人洗酌，酳尸。賓羞肝，皆如儐禮。卒爵: with no one drinking in the last acts, the
+    one offered the cup (獻, 酳, 酢 to one person named) within the last acts, not drained since,
+    when the one carried over is not he (the offerer and the one who served)."""
+    for _, earlier in reversed(reader.ctx.history[-int(rl.word("offered-within")) :]):
+        if reader.lex.has(earlier.kind, "completesDrink"):
+            return ()
+        to = earlier.fields.get("to", ())
+        named = len(to) == 1 and not earlier.marks.get("to")  # (更爵酢: no one named, 自酢)
+        if earlier.kind in rl.words["offerings"] and named and earlier.get("neg") != "1":
+            return () if set(to) & set(reader.ctx.agent) else to
+    return ()
 
 
 @rule("topic-does")
