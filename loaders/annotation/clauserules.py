@@ -4256,6 +4256,23 @@ def _followed(r, rl, doer: set) -> list[set]:
     return [party - doer] if doer & party and party - doer else []
 
 
+@rule("denied-unknown")
+def denied_unknown(r, subjects, rl) -> bool:
+    """有司徹 主人送于廟門之外，拜，尸不顧。拜侑與長賓: persons, 不 and a word the ontology does
+    not name as an act (顧, 與), the whole clause and the last of its sentence, say what they do
+    not do: no subject left waiting for the next sentence, which goes on with the one carried."""
+    tokens = r.tokens
+    k = next((j for j, t in enumerate(tokens) if t.text in rl.words["not"]), None)
+    if not subjects or k is None or k == 0 or k != len(tokens) - 2:
+        return False
+    if not r.ctx.sentence_text.endswith(r.ctx.clause_text):
+        return False  # 少牢 主人不言，拜侑: he bows without a word, the next clause his
+    if tokens[-1].kinds or not all(t.of("role") or t.text in rl.words["and"] for t in tokens[:k]):
+        return False
+    r.subjects.clear()
+    return True
+
+
 @rule("thing-goes")
 def thing_goes(r, subjects, rl) -> bool:
     """記 俎由東壁，自西階升: a thing and 由X opening a sentence, no one named, is the thing
