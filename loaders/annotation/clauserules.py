@@ -901,6 +901,23 @@ def count(r, tokens, i, rl):
     return None
 
 
+@rule("act-as-thing")
+def act_as_thing(r, tokens, i, rl):
+    """有司徹 宰夫羞房中之羞于尸侑主人主婦: after an act, a word and 之 before the same act's word
+    are what it handles, the X's dishes (注: 房中之羞，內羞也), one act, not a second one; the
+    word before 之 says whose they are, no place of the act."""
+    nxt = _next(tokens, i)
+    if tokens[i].text != rl.word("of") or tokens[i].kinds or not r.events or nxt is None:
+        return None
+    last = r.events[-1]
+    if nxt.of("action") != last.kind or i < 2 or tokens[i - 2].of("action") != last.kind:
+        return None
+    whose = tokens[i - 1].of("place")
+    if whose and whose in last.fields.get("at", ()):
+        last.fields.pop("at")
+    return 2
+
+
 @rule("one-more")
 def one_more(r, tokens, i, rl):
     nxt = _next(tokens, i)
