@@ -918,6 +918,21 @@ def act_as_thing(r, tokens, i, rl):
     return 2
 
 
+@rule("portion-handled")
+def portion_handled(r, tokens, i, rl):
+    """有司徹 賓坐取祭以降, 司宮埽祭; 特牲饋食禮 受祭祭之, 執祭以降: 祭 right after an act of
+    taking, holding or sweeping is what it handles, the portions set aside for the offering
+    (注: 取祭…祭脯肺; 埽豆閒之祭), not an offering made."""
+    if tokens[i].of("action") != rl.word("offer") or i == 0 or not r.events:
+        return None
+    if (
+        tokens[i - 1].of("action") not in rl.words["handles"]
+        or r.events[-1].kind not in rl.words["handles"]
+    ):
+        return None
+    return 1
+
+
 @rule("one-more")
 def one_more(r, tokens, i, rl):
     nxt = _next(tokens, i)
