@@ -75,6 +75,7 @@ class ClauseReader:
         self.at_marked = False  # a place introduced by 當 or 于 (a modifier clause may add it)
         self.assisting = False  # 膳宰贊授肺: the clause's acts help another's (rule assisting)
         self.helped_named = False  # 宰夫贊主人酌: the one helped named (rule assisting)
+        self.portion = False  # 上佐食綏祭: the thing handed named, no term (rule portion-handed)
         self.with_: list[str] = []  # 以賓 / 與司射 before the verb
         self.before: dict[str, str] = {}  # 自X / 由X before the verb
         self.all_ = False  # 皆 before the first act

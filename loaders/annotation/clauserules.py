@@ -933,6 +933,42 @@ def portion_handled(r, tokens, i, rl):
     return 1
 
 
+@rule("portion-handed")
+def portion_handed(r, tokens, i, rl):
+    """有司徹 上佐食綏祭; 特牲饋食禮 佐食挼祭, 佐食授挼祭; 少牢 上佐食綏祭: 綏 (挼, 墮) and 祭
+    after the one named is his handing the portion to the one who holds the cup, to offer it
+    (注: 綏皆當作挼，挼讀為藏其隋之隋), not his own offering; after 授, the thing handed."""
+    nxt = _next(tokens, i)
+    if tokens[i].text not in rl.words["hand"] or tokens[i].kinds or nxt is None:
+        return None
+    if nxt.of("action") != rl.word("offer"):
+        return None
+    if r.events:
+        return 2 if r.events[-1].kind == rl.word("give") else None  # 佐食授挼祭: the thing
+    if not r.subjects:
+        return None  # 其綏祭: the holder's own, as the review reads it (left)
+    event = r.new_event(rl.word("give"))
+    r.portion = True  # the portion is the thing handed, not the cup in hand (thing-in-hand)
+    holder = _cup_holder_now(r, rl)
+    if holder and not set(holder) & set(r.subjects):
+        event.set("to", holder, "?")
+    return 2
+
+
+def _cup_holder_now(r, rl: Rule) -> tuple[str, ...]:
+    """Who holds the cup now: the last who bowed to receive it (拜受) or was offered it (獻, 酢
+    to one person named) within the last acts, not drained since."""
+    for _, earlier in reversed(r.ctx.history[-int(rl.word("within")) :]):
+        if earlier.kind in rl.words["drained"]:
+            return ()
+        if earlier.kind in rl.words["received"] and earlier.get("neg") != "1":
+            return earlier.agent
+        to = earlier.fields.get("to", ())
+        if earlier.kind in rl.words["offerings"] and len(to) == 1 and not earlier.marks.get("to"):
+            return to
+    return ()
+
+
 @rule("one-more")
 def one_more(r, tokens, i, rl):
     nxt = _next(tokens, i)
@@ -4200,7 +4236,7 @@ def thing_in_hand(r, subjects, rl) -> bool:
             continue
         if not (r.lex.has(event.kind, "handlesThing") or event in r.carried):
             continue
-        if _names_unnamed_thing(r, event) or (unnamed and event in r.carried):
+        if r.portion or _names_unnamed_thing(r, event) or (unnamed and event in r.carried):
             unnamed = True  # 士受馬以出: the horse he goes out with, not the silk handled before
             continue
         doer = set(event.agent)

@@ -1119,12 +1119,14 @@ def _offered_holder(reader: ClauseReader, rl: Rule) -> tuple[str, ...]:
     one offered the cup (獻, 酳, 酢 to one person named) within the last acts, not drained since,
     when the one carried over is not he (the offerer and the one who served)."""
     for _, earlier in reversed(reader.ctx.history[-int(rl.word("offered-within")) :]):
-        if reader.lex.has(earlier.kind, "completesDrink"):
-            return ()
+        if reader.lex.has(earlier.kind, "completesDrink") or earlier.kind in rl.words["pours"]:
+            return ()  # drained, or another cup poured since (主人更爵酌醋。卒爵: his own)
         to = earlier.fields.get("to", ())
         named = len(to) == 1 and not earlier.marks.get("to")  # (更爵酢: no one named, 自酢)
         if earlier.kind in rl.words["offerings"] and named and earlier.get("neg") != "1":
             return () if set(to) & set(reader.ctx.agent) else to
+        if earlier.kind in rl.words["received"] and earlier.get("neg") != "1":  # 拜受爵
+            return () if set(earlier.agent) & set(reader.ctx.agent) else earlier.agent
     return ()
 
 
