@@ -74,6 +74,8 @@ class ClauseReader:
         self.joined_by = ""  # the clause is about someone's things (no agent named)
         self.at_marked = False  # a place introduced by 當 or 于 (a modifier clause may add it)
         self.assisting = False  # 膳宰贊授肺: the clause's acts help another's (rule assisting)
+        self.helped_named = False  # 宰夫贊主人酌: the one helped named (rule assisting)
+        self.portion = False  # 上佐食綏祭: the thing handed named, no term (rule portion-handed)
         self.with_: list[str] = []  # 以賓 / 與司射 before the verb
         self.before: dict[str, str] = {}  # 自X / 由X before the verb
         self.all_ = False  # 皆 before the first act
@@ -616,8 +618,14 @@ class ClauseReader:
                 if self.ctx.pending_face and "face" not in event.fields:
                     event.set("face", self.ctx.pending_face)
                     self.ctx.trace.append("stance-ahead")  # the rule left it for this act
+        if self.ctx.pending_to:
+            for event in self.events:
+                if self.lex.has(event.kind, "impliedRecipient") and "to" not in event.fields:
+                    event.set("to", self.ctx.pending_to, "?")
+                    self.ctx.trace.append("toward-whom")  # the rule left it for this act
         self.ctx.pending = None
         self.ctx.pending_face = None
+        self.ctx.pending_to = ()
         return subjects
 
     def assign_agent(self, index: int, event: Event, subjects: tuple[str, ...], text: str):

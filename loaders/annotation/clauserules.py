@@ -450,6 +450,11 @@ def assisting(r, tokens, i, rl):
         if "action" in nxt.kinds:
             r.assisting = True
             return 1
+        after = _next(tokens, i, 2)
+        if nxt.of("role") and after is not None and "action" in after.kinds:
+            if r.subjects and not r.events:  # 宰夫贊主人酌: the 主人 helped, no second doer
+                r.assisting = r.helped_named = True
+                return 2
     return None
 
 
@@ -896,6 +901,74 @@ def count(r, tokens, i, rl):
     return None
 
 
+@rule("act-as-thing")
+def act_as_thing(r, tokens, i, rl):
+    """有司徹 宰夫羞房中之羞于尸侑主人主婦: after an act, a word and 之 before the same act's word
+    are what it handles, the X's dishes (注: 房中之羞，內羞也), one act, not a second one; the
+    word before 之 says whose they are, no place of the act."""
+    nxt = _next(tokens, i)
+    if tokens[i].text != rl.word("of") or tokens[i].kinds or not r.events or nxt is None:
+        return None
+    last = r.events[-1]
+    if nxt.of("action") != last.kind or i < 2 or tokens[i - 2].of("action") != last.kind:
+        return None
+    whose = tokens[i - 1].of("place")
+    if whose and whose in last.fields.get("at", ()):
+        last.fields.pop("at")
+    return 2
+
+
+@rule("portion-handled")
+def portion_handled(r, tokens, i, rl):
+    """有司徹 賓坐取祭以降, 司宮埽祭; 特牲饋食禮 受祭祭之, 執祭以降: 祭 right after an act of
+    taking, holding or sweeping is what it handles, the portions set aside for the offering
+    (注: 取祭…祭脯肺; 埽豆閒之祭), not an offering made."""
+    if tokens[i].of("action") != rl.word("offer") or i == 0 or not r.events:
+        return None
+    if (
+        tokens[i - 1].of("action") not in rl.words["handles"]
+        or r.events[-1].kind not in rl.words["handles"]
+    ):
+        return None
+    return 1
+
+
+@rule("portion-handed")
+def portion_handed(r, tokens, i, rl):
+    """有司徹 上佐食綏祭; 特牲饋食禮 佐食挼祭, 佐食授挼祭; 少牢 上佐食綏祭: 綏 (挼, 墮) and 祭
+    after the one named is his handing the portion to the one who holds the cup, to offer it
+    (注: 綏皆當作挼，挼讀為藏其隋之隋), not his own offering; after 授, the thing handed."""
+    nxt = _next(tokens, i)
+    if tokens[i].text not in rl.words["hand"] or tokens[i].kinds or nxt is None:
+        return None
+    if nxt.of("action") != rl.word("offer"):
+        return None
+    if r.events:
+        return 2 if r.events[-1].kind == rl.word("give") else None  # 佐食授挼祭: the thing
+    if not r.subjects:
+        return None  # 其綏祭: the holder's own, as the review reads it (left)
+    event = r.new_event(rl.word("give"))
+    r.portion = True  # the portion is the thing handed, not the cup in hand (thing-in-hand)
+    holder = _cup_holder_now(r, rl)
+    if holder and not set(holder) & set(r.subjects):
+        event.set("to", holder, "?")
+    return 2
+
+
+def _cup_holder_now(r, rl: Rule) -> tuple[str, ...]:
+    """Who holds the cup now: the last who bowed to receive it (拜受) or was offered it (獻, 酢
+    to one person named) within the last acts, not drained since."""
+    for _, earlier in reversed(r.ctx.history[-int(rl.word("within")) :]):
+        if earlier.kind in rl.words["drained"]:
+            return ()
+        if earlier.kind in rl.words["received"] and earlier.get("neg") != "1":
+            return earlier.agent
+        to = earlier.fields.get("to", ())
+        if earlier.kind in rl.words["offerings"] and len(to) == 1 and not earlier.marks.get("to"):
+            return to
+    return ()
+
+
 @rule("one-more")
 def one_more(r, tokens, i, rl):
     nxt = _next(tokens, i)
@@ -930,7 +1003,7 @@ def owners_officers(r, tokens, i, rl):
     before 有司 with nothing between is whose officers they are: the 有司 are the subject, not
     he with them."""
     nxt = _next(tokens, i)
-    if r.events or not tokens[i].of("role") or nxt is None or nxt.text != rl.word("officers"):
+    if r.events or not tokens[i].of("role") or nxt is None or nxt.text not in rl.words["officers"]:
         return None
     if i and tokens[i - 1].of("role"):
         return None
@@ -946,10 +1019,45 @@ def eldest_receives(r, tokens, i, rl):
     nxt = _next(tokens, i)
     if tokens[i].text != rl.word("elder") or tokens[i].kinds or r.events or nxt is None:
         return None
+    eldest = _eldest_of_named(r, tokens, i, rl)
+    if eldest:
+        r.subjects[:] = [eldest]  # 兄弟之長升: the 長兄弟
+        return 1
     if nxt.of("action") != rl.word("receive"):
-        return None
+        eldest = _eldest_of_last(r, tokens, i, rl)
+        if not eldest:
+            return None
+        r.subjects[:] = [eldest]
+        return 1
     r.subjects[:] = [rl.word("eldest")]
     return 1
+
+
+def _eldest_of_named(r, tokens: Tokens, i: int, rl: Rule) -> str:
+    """有司徹 兄弟之長升: a group just named as the subject, 之 and 長 are the member the
+    ontology names its eldest (兄弟 yl:hasMember 長兄弟), not the whole group."""
+    if i < 2 or tokens[i - 1].text != rl.word("of") or r.subjects != [tokens[i - 2].of("role")]:
+        return ""
+    return _eldest_member(r, tokens[i - 2].of("role") or "", rl)
+
+
+def _eldest_member(r, group: str, rl: Rule) -> str:
+    for member in r.lex.members.get(group, ()):
+        if member.startswith(rl.word("elder")) or member.endswith(rl.word("elder")):
+            return member
+    return ""
+
+
+def _eldest_of_last(r, tokens: Tokens, i: int, rl: Rule) -> str:
+    """有司徹 兄弟之後生者舉觶于其長。洗，升酌，降…長在左 … 長答拜: 長 alone opening a clause
+    before an act is the eldest of the group of the last act's doer, the member the ontology
+    names its eldest (yl:hasMember: 兄弟 → 長兄弟), not that doer; not 長皆 (the elders of each)."""
+    if i or not tokens[i + 1].of("action") or not r.ctx.history:
+        return ""
+    pid, last = r.ctx.history[-1]
+    if paragraph_of(pid) != r.ctx.paragraph:
+        return ""
+    return next((m for m in (_eldest_member(r, g, rl) for g in last.agent) if m), "")
 
 
 @rule("third-offerer")
@@ -1064,6 +1172,22 @@ def offered_too(r, tokens, i, rl):
     event = r.events[-1]
     event.set("to", (*event.fields.get("to", ()), nxt.of("role")))
     return k + 1
+
+
+@rule("toward-whom")
+def toward_whom(r, tokens, i, rl):
+    """有司徹 主人于其羣私人，不答拜: a person, 于 and persons (其, 羣 before them), the whole of a
+    clause with no act, is the one the next clause is about and those he acts toward: the
+    persons after 于 are the other party of what he does next (to), not its subjects."""
+    if tokens[i].text not in rl.words["yu"] or tokens[i].kinds or r.events or not r.subjects:
+        return None
+    k = i + 1
+    while k < len(tokens) and tokens[k].text in rl.words["skip"] and not tokens[k].kinds:
+        k += 1
+    if k != len(tokens) - 1 or not tokens[k].of("role"):
+        return None
+    r.ctx.pending_to = (tokens[k].of("role"),)
+    return len(tokens) - i
 
 
 @rule("preposition")
@@ -1539,10 +1663,28 @@ def relative_place(r, tokens, i, rl):
             or ("role" in token.kinds and "place" in after.kinds)
         )
     ):
+        if _those_later(tokens, i, rl):
+            if r.events or r.subjects:
+                return None
+            r.subjects.append(token.of("role"))  # 兄弟之後生者舉觶: of the 兄弟, the subject
+            return 5
         text, used = r.noun_phrase(tokens, i)
         r.place_here(text)
         return used
     return _between(r, tokens, i, rl)
+
+
+def _those_later(tokens: Tokens, i: int, rl: Rule) -> bool:
+    """有司徹 兄弟之後生者舉觶于其長: a person, 之, 後 and an act with 者 are those of them who
+    were born or came later (注: 後生，年少也), persons, not a place behind them."""
+    k = i + 3
+    return (
+        tokens[i].of("role") is not None
+        and tokens[i + 2].text in rl.words["later"]
+        and k + 1 < len(tokens)
+        and not tokens[k].kinds
+        and tokens[k + 1].text in rl.words["who"]
+    )
 
 
 def _between(r, tokens: Tokens, i: int, rl: Rule) -> int | None:
@@ -2348,7 +2490,7 @@ def helped_one(r, subjects, rl) -> bool:
     """小臣正贊袒, 贊設決朱極三, 膳宰贊授肺: an act of help (rule assisting) is done for the
     one helped, implied (to=公?): the ruler if he acted just before, else the last other to
     act; helping one bare or cover his arm (贊袒, 贊襲) is 相, the baring his own act."""
-    if not r.assisting:
+    if not r.assisting or r.helped_named:
         return False
     done = False
     for event in r.events:
@@ -3797,6 +3939,36 @@ def _named_in_condition(r: ClauseReader) -> tuple[str, ...]:
     return named if len(named) < len(tokens) else ()
 
 
+@rule("their-place")
+def their_place(r, subjects, rl) -> bool:
+    """有司徹 獻兄弟…辯受爵。其位在洗東; 獻私人…其位繼兄弟之南: 其位 opening a clause of
+    standing or following on (在, 繼) is the place of those last offered to (the last acts)
+    (注: 先著其位於上), who stand there, implied: not the one carried over, and 其位 no place."""
+    if not r.ctx.clause_text.startswith(rl.word("its")):
+        return False
+    offered = next(
+        (
+            e.fields["to"]
+            for _, e in reversed(r.ctx.history[-int(rl.word("within")) :])
+            if e.kind in rl.words["offerings"] and e.fields.get("to") and e.get("neg") != "1"
+        ),
+        None,
+    )
+    done = False
+    for event in r.events:
+        if offered is None or event.kind not in rl.words["acts"]:
+            continue
+        event.fields.pop("noagent", None)
+        event.set("agent", offered, "?")
+        at = tuple(a for a in event.fields.get("at", ()) if a != rl.word("its"))
+        if at:
+            event.fields["at"] = at
+        else:
+            event.fields.pop("at", None)
+        done = True
+    return done
+
+
 @rule("served-one")
 def served_one(r, subjects, rl) -> bool:
     """主人獻賓。…膳宰薦脯醢 / 設折俎: the dried meat and the stand set out in a round of drinking
@@ -3869,6 +4041,7 @@ def _cup_holder(r: ClauseReader, rl: Rule, theme: tuple[str, ...]) -> tuple[str,
     if r.ctx.sentence.startswith(rl.word("part")):
         return ()
     served: set[str] = set()
+    took_after: set[str] = set()  # who received it (受) after the last who bowed to
     for index in range(len(recent) - 1, -1, -1):
         earlier = recent[index][1]
         before = recent[index - 1][1] if index else None
@@ -3890,7 +4063,10 @@ def _cup_holder(r: ClauseReader, rl: Rule, theme: tuple[str, ...]) -> tuple[str,
             ]
             return near[-1].agent if near else earlier.fields.get("to", ())
         if earlier.kind in rl.words["received"] or _bowed_and_took(earlier, before, rl):
-            return earlier.agent
+            group = [g for g in took_after if set(earlier.agent) <= set(r.lex.members.get(g, ()))]
+            return tuple(group) or earlier.agent
+        if earlier.kind in rl.words["takes"]:
+            took_after.update(earlier.agent)  # 兄弟之長…拜受爵…辯受爵: the whole group took it
     return ()
 
 
@@ -4196,7 +4372,7 @@ def thing_in_hand(r, subjects, rl) -> bool:
             continue
         if not (r.lex.has(event.kind, "handlesThing") or event in r.carried):
             continue
-        if _names_unnamed_thing(r, event) or (unnamed and event in r.carried):
+        if r.portion or _names_unnamed_thing(r, event) or (unnamed and event in r.carried):
             unnamed = True  # 士受馬以出: the horse he goes out with, not the silk handled before
             continue
         doer = set(event.agent)
@@ -4282,6 +4458,23 @@ def _followed(r, rl, doer: set) -> list[set]:
         return []
     party = set(last.agent) | set(last.fields.get("to", ()))
     return [party - doer] if doer & party and party - doer else []
+
+
+@rule("denied-unknown")
+def denied_unknown(r, subjects, rl) -> bool:
+    """有司徹 主人送于廟門之外，拜，尸不顧。拜侑與長賓: persons, 不 and a word the ontology does
+    not name as an act (顧, 與), the whole clause and the last of its sentence, say what they do
+    not do: no subject left waiting for the next sentence, which goes on with the one carried."""
+    tokens = r.tokens
+    k = next((j for j, t in enumerate(tokens) if t.text in rl.words["not"]), None)
+    if not subjects or k is None or k == 0 or k != len(tokens) - 2:
+        return False
+    if not r.ctx.sentence_text.endswith(r.ctx.clause_text):
+        return False  # 少牢 主人不言，拜侑: he bows without a word, the next clause his
+    if tokens[-1].kinds or not all(t.of("role") or t.text in rl.words["and"] for t in tokens[:k]):
+        return False
+    r.subjects.clear()
+    return True
 
 
 @rule("thing-goes")

@@ -50,6 +50,7 @@ class Context:
     partners: tuple[str, ...] = ()  # those the last agent acted with (以賓)
     pending: tuple | None = None  # subject and place of a verbless clause, for the next one
     pending_face: str | None = None  # and its facing (賓右北面，至再拜: rule stance-ahead)
+    pending_to: tuple[str, ...] = ()  # 主人于其羣私人，不答拜: toward whom (rule toward-whom)
     clauses: int = 0  # clauses read so far
     pending_at: int = 0  # the clause that left ``pending``
     pending_sentence: str = ""  # its sentence
@@ -330,6 +331,24 @@ def all_after_last(reader, event, text, rl: Rule) -> bool:
     if not reader.all_ or reader.ctx.agent != (last,):
         return False
     event.set("agent", (group,), "^")  # the pairs who took their arrows, carried on (反位)
+    return True
+
+
+@rule("eldest-then-all")
+def eldest_then_all(reader, event, text, rl: Rule) -> bool:
+    """有司徹 兄弟之長升，拜受爵…不拜既爵。皆若是以辯。辯受爵: 辯 (every one in turn) opening a
+    clause naming no one, right after the acts of the eldest of a group (yl:hasMember: 兄弟 →
+    長兄弟), is the whole group, each doing as he did, not the eldest alone."""
+    if not text.startswith(rl.word("every")) or len(reader.ctx.agent) != 1:
+        return False
+    eldest = reader.ctx.agent[0]
+    elder = rule_named("eldest-receives").word("elder")
+    if not (eldest.startswith(elder) or eldest.endswith(elder)):
+        return False
+    group = next((g for g, ms in reader.lex.members.items() if eldest in ms), None)
+    if group is None:
+        return False
+    event.set("agent", (group,), "^")
     return True
 
 
@@ -1088,10 +1107,27 @@ def drinker_finishes(reader, event, text, rl) -> bool:
     if not reader.lex.has(event.kind, "completesDrink"):
         return False
     drinker = last_doer(reader, rl, lambda kind: reader.lex.has(kind, "receiverAct"))
+    drinker = drinker or _offered_holder(reader, rl)
     if not drinker or drinker == reader.ctx.agent:
         return False  # none, or the one carried over is the drinker: nothing to decide
     event.set("agent", drinker, "^")
     return True
+
+
+def _offered_holder(reader: ClauseReader, rl: Rule) -> tuple[str, ...]:
+    """有司徹 主人洗酌，酳尸。賓羞肝，皆如儐禮。卒爵: with no one drinking in the last acts, the
+    one offered the cup (獻, 酳, 酢 to one person named) within the last acts, not drained since,
+    when the one carried over is not he (the offerer and the one who served)."""
+    for _, earlier in reversed(reader.ctx.history[-int(rl.word("offered-within")) :]):
+        if reader.lex.has(earlier.kind, "completesDrink") or earlier.kind in rl.words["pours"]:
+            return ()  # drained, or another cup poured since (主人更爵酌醋。卒爵: his own)
+        to = earlier.fields.get("to", ())
+        named = len(to) == 1 and not earlier.marks.get("to")  # (更爵酢: no one named, 自酢)
+        if earlier.kind in rl.words["offerings"] and named and earlier.get("neg") != "1":
+            return () if set(to) & set(reader.ctx.agent) else to
+        if earlier.kind in rl.words["received"] and earlier.get("neg") != "1":  # 拜受爵
+            return () if set(earlier.agent) & set(reader.ctx.agent) else earlier.agent
+    return ()
 
 
 @rule("topic-does")
@@ -1439,7 +1475,13 @@ def holder_drinks(reader, event, text, rl) -> bool:
     naming no one, in a new sentence, after one who served a dish (羞) and did nothing else, is
     the one who holds the cup (who last bowed to receive it, not drained since), not the server."""
     ctx = reader.ctx
-    if not ctx.new_sentence or not ctx.agent or not reader.lex.has(event.kind, "receiverAct"):
+    if not ctx.agent or not reader.lex.has(event.kind, "receiverAct") or not ctx.history:
+        return False
+    last = ctx.history[-1][1]
+    answered = last.kind in rl.words["answer"] and last.agent == ctx.agent and last.get("to")
+    if answered:  # 尸…授之。尸升筵，南面答拜，坐祭: the answerer of the holder's bow
+        return _holder_after_answer(reader, event, last, rl)
+    if not ctx.new_sentence:
         return False
     mine = [e for _, e in ctx.history[-int(rl.word("served-within")) :] if e.agent == ctx.agent]
     if not mine or mine[0].kind not in rl.words["serve"]:
@@ -1451,6 +1493,40 @@ def holder_drinks(reader, event, text, rl) -> bool:
             event.set("agent", earlier.agent, "^")
             return True
     return False
+
+
+def _holder_after_answer(reader, event: Event, answer: Event, rl) -> bool:
+    """有司徹 三獻西楹西北面拜受爵，尸在其右以授之。尸升筵，南面答拜，坐祭，遂飲: drinking naming
+    no one right after the carried one answered the bow of one who received the cup from him
+    (拜受, not drained since) is that receiver's, who holds the cup, not the answerer's."""
+    holder = answer.fields["to"]
+    for _, earlier in reversed(reader.ctx.history[-int(rl.word("within")) : -1]):
+        if earlier.kind in rl.words["drained"]:
+            return False
+        if earlier.kind in rl.words["received"] and earlier.get("neg") != "1":
+            if earlier.agent != holder or set(holder) & set(answer.agent):
+                return False
+            event.set("agent", holder, "^")
+            return True
+    return False
+
+
+@rule("offered-receives")
+def offered_receives(reader, event, text, rl) -> bool:
+    """有司徹 主人洗，獻内賓于房中。南面拜受爵: bowing to receive the cup (拜受) naming no one,
+    right after the one carried offered it (獻) to another, is the one offered's, never the
+    offerer's, who gives the cup."""
+    ctx = reader.ctx
+    if event.kind not in rl.words["receive"] or not ctx.agent or not ctx.history:
+        return False
+    last = ctx.history[-1][1]
+    offered = last.fields.get("to", ())
+    if last.kind not in rl.words["offerings"] or last.agent != ctx.agent or not offered:
+        return False
+    if set(offered) & set(ctx.agent) or last.get("neg") == "1":
+        return False
+    event.set("agent", offered, "^")
+    return True
 
 
 @rule("placed-one-acts")
