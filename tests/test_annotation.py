@@ -789,3 +789,25 @@ def test_a_clause_before_ze_in_the_sentence_of_the_text_layer_is_a_condition():
     assert records[1].reason == "cond"
     assert records[2].events[0].get("cond") == "有諸公"
     assert records[2].events[0].agent == ("大夫",)
+
+
+def test_writing_missing_records_keeps_a_record_whose_clause_is_gone(tmp_path, monkeypatch):
+    """annotate --write rewrites a phase file with the records it lacks: a reviewed record whose
+    clause no longer exists (the witness corrected, the clause re-identified) stays in its file,
+    for the coverage to report and a reader to move, and is not dropped by the rewrite."""
+    from yili_kg.loaders.annotation import annotations, review
+
+    monkeypatch.setattr(annotations, "annotation_dir", lambda rite="": tmp_path)
+    monkeypatch.setattr(review, "annotation_dir", lambda rite="": tmp_path)
+    layer, lexicon = review.review_layer("jin")
+    written = review.write_missing(layer, lexicon, "jin")
+    assert written == len(layer.clauses)
+    first = sorted(tmp_path.glob("*.tsv"))[0]
+    lines = first.read_text("utf-8").splitlines()
+    dropped = next(line for line in lines if line and not line.startswith(("#", "id\t")))
+    orphan = "jing/999.1.1\t某\t— description\tfixed\ta reader's note"
+    kept = [line for line in lines if line != dropped] + [orphan]
+    first.write_text("\n".join(kept) + "\n", "utf-8")
+    assert review.write_missing(layer, lexicon, "jin") == 1  # the dropped clause again
+    after = first.read_text("utf-8")
+    assert orphan in after and dropped.split("\t")[0] in after

@@ -116,9 +116,15 @@ def phase_file(rite: str, index: int, name: str) -> Path:
 
 
 def write_missing(layer, lexicon: Lexicon, rite: str = "xiangshe") -> int:
-    """Write the automatic reading of every clause without a record; return how many."""
+    """Write the automatic reading of every clause without a record; return how many.
+
+    A record whose clause no longer exists (a correction of the witness gave the clause new
+    characters and a new id) is kept where it is, after the file's other records: it is a
+    reader's work, reported by the coverage (``record of a clause that does not exist``) for
+    someone to move to its clause, never dropped by rewriting its file."""
     reviewed = read_layer(rite)
     automatic = annotate_clauses(layer.clauses, lexicon, commentary_of(layer))
+    current = {record.id for record in automatic}
     names = {p.index: p.name for p in layer.phases}
     by_phase: dict[int, list[Record]] = {}
     for record in automatic:
@@ -134,6 +140,7 @@ def write_missing(layer, lexicon: Lexicon, rite: str = "xiangshe") -> int:
             elif record.id not in reviewed:
                 merged.append(record)
                 written += 1
+        merged.extend(r for r in existing.values() if r.id not in current)
         title = (
             f"{names[index]} (phase {index}): one record per clause; review = auto | ok | "
             "fixed (docs/annotation.md)"
