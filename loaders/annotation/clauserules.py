@@ -441,6 +441,21 @@ def office_held(r, tokens, i, rl):
     return len(tokens) - i
 
 
+@rule("assistant-named")
+def assistant_named(r, tokens, i, rl):
+    """士昏禮 贊者徹尊冪 … 贊洗爵, 贊答拜: 贊 opening a clause before an act, where a 贊者 has
+    acted or been addressed before in the rite, is that assistant named short (贊 = 贊者, 注:
+    贊者西面告饌具也), the clause's subject; not help given by the one carried over (rule
+    assisting: 大射儀 贊設決, no 贊者 in the rite)."""
+    nxt = _next(tokens, i)
+    if i or r.subjects or tokens[i].text not in rl.words["assist"] or tokens[i].kinds:
+        return None
+    if nxt is None or "action" not in nxt.kinds or rl.word("assistant") not in r.ctx.parties:
+        return None
+    r.subjects.append(rl.word("assistant"))
+    return 1
+
+
 @rule("assisting")
 def assisting(r, tokens, i, rl):
     """膳宰贊授肺: 贊 before an act marks it as help given to another, whose acts go on (不拜酒
