@@ -441,6 +441,26 @@ def office_held(r, tokens, i, rl):
     return len(tokens) - i
 
 
+@rule("person-not-act")
+def person_not_act(r, tokens, i, rl):
+    """士昏禮 媵受, 媵布席于奧, 媵禦餕: a word that names both a person and an act (媵: the bride's
+    companion, 注: 媵，送也，謂女從者也; and presenting the cup), opening a clause before another
+    act, a person or a word no term reads, is the person, the clause's subject; before a thing
+    it is the act (燕禮 媵觚于賓); 相 before an act is each other (相揖), no usher."""
+    token, nxt = tokens[i], _next(tokens, i)
+    role = token.of("role")
+    if i or r.subjects or not role or not token.of("action") or nxt is None:
+        return None
+    then = _next(tokens, i, 2)  # 媵布席: a word no term reads, then the act
+    if token.text in rl.words["each-other"] or not (
+        "action" in nxt.kinds or (not nxt.kinds and then is not None and "action" in then.kinds)
+    ):
+        return None
+    tokens[i] = Token(token.text, {"role": role})
+    r.tokens = (tokens[i], *r.tokens[1:])  # read as the person by the rules that look back too
+    return 0
+
+
 @rule("assistant-named")
 def assistant_named(r, tokens, i, rl):
     """士昏禮 贊者徹尊冪 … 贊洗爵, 贊答拜: 贊 opening a clause before an act, where a 贊者 has
@@ -2284,6 +2304,8 @@ def seated_one(r, subjects, rl) -> bool:
     the 大夫; the 賓 is whom the row goes on from), else no one named (乃席賓…衆賓之席，繼而西:
     the row goes on from the 賓's mat)."""
     done = False
+    if any(t.text in rl.words["spread"] for t in r.tokens):
+        return False  # 士昏禮 媵布席于奧, 禦布對席: the one named spreads the mat, not his mat
     for event in r.events:
         row = event.fields.pop("_row", None)  # ("row", whom the last dish was for …)
         is_row = row is not None
