@@ -461,6 +461,23 @@ def person_not_act(r, tokens, i, rl):
     return 0
 
 
+@rule("facing-thing")
+def facing_thing(r, tokens, i, rl):
+    """士昏禮 設對醤于東, 禦布對席, 即對筵; 少牢饋食禮 司宮設對席: 對 right before a thing is
+    'facing', the one of a pair set opposite the other (注: 對醬，婦醬也), no reply: no act."""
+    nxt = _next(tokens, i)
+    if tokens[i].of("action") not in rl.words["facing"] or nxt is None:
+        return None
+    if "object" not in nxt.kinds:
+        return None
+    joined = tokens[i - 1].text + nxt.text if i else ""
+    if joined in r.lex.forms["action"]:  # 即對筵: going to (即筵) the facing mat
+        tokens[i - 1 : i + 2] = [Token(joined, {"action": r.lex.forms["action"][joined]})]
+        return -1  # read again from the act just joined
+    others = [t for k, t in enumerate(tokens) if k != i and "action" in t.kinds]
+    return 1 if others else None  # (對敦于北, no other act: left as it was read)
+
+
 @rule("assistant-named")
 def assistant_named(r, tokens, i, rl):
     """士昏禮 贊者徹尊冪 … 贊洗爵, 贊答拜: 贊 opening a clause before an act, where a 贊者 has
