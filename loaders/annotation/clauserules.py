@@ -487,8 +487,10 @@ def assistant_named(r, tokens, i, rl):
     nxt = _next(tokens, i)
     if i or r.subjects or tokens[i].text not in rl.words["assist"] or tokens[i].kinds:
         return None
-    if nxt is None or "action" not in nxt.kinds or rl.word("assistant") not in r.ctx.parties:
+    if nxt is None or rl.word("assistant") not in r.ctx.parties or nxt.of("role"):
         return None
+    if not any("action" in t.kinds for t in tokens[i + 1 :]):
+        return None  # (贊以肝從, 贊户内北面答拜: the act after a thing or a place)
     r.subjects.append(rl.word("assistant"))
     return 1
 

@@ -351,6 +351,32 @@ def all_offered(reader, event, text, rl: Rule) -> bool:
     return True
 
 
+@rule("all-served")
+def all_served(reader, event, text, rl: Rule) -> bool:
+    """士昏禮 贊…酌酳主人。主人拜受。贊…答拜。酳婦亦如之。皆祭: 皆, with no subject, after the
+    one carried over offered the cup (yl:offering) to two or more persons one after the other
+    in the paragraph, is those offered to, who each drink (疏: 皆祭者祭先也), not the offerer."""
+    ctx, offering = reader.ctx, reader.lex.frames["offering"]
+    if not (reader.all_ and ctx.agent) or event.kind in offering:
+        return False
+    served: list[str] = []
+    for _, earlier in reversed(ctx.history[-int(rl.word("within")) :]):
+        if earlier.kind in offering and set(earlier.agent) == set(ctx.agent):
+            served[:0] = [p for p in earlier.fields.get("to", ()) if p not in served]
+    last = ctx.history[-1][1] if ctx.history else None
+    if (
+        last is not None
+        and set(last.agent) == set(ctx.agent)
+        and len(last.fields.get("to", ())) > 1
+    ):
+        served = list(last.fields["to"])  # 拜 to=主人,婦 … 皆答拜: those he just bowed to
+    served = [p for p in served if p not in ctx.agent]
+    if len(served) < 2:
+        return False
+    event.set("agent", tuple(served), "^")
+    return True
+
+
 @rule("asked-ones-act")
 def asked_ones_act(reader, event, text, rl: Rule) -> bool:
     """小臣請致者。若命皆致，則序進: what follows a request for men named for their task (rule
@@ -974,6 +1000,31 @@ def _last_goes_on(reader, event, rl, goes_on) -> bool:
     if not goes_on(last):
         return False
     event.set("agent", last.agent, "^")
+    return True
+
+
+@rule("offers-next")
+def offers_next(reader, event, text, rl) -> bool:
+    """士昏禮 贊…酌酳主人。主人拜受。贊户内北面答拜。酳婦亦如之: an offering (yl:offering) naming no
+    one, to someone named other than the one whose bow was just answered, is the answerer's, who
+    offers the next cup; the turn does not go back to the one answered (turn-goes-back)."""
+    ctx = reader.ctx
+    if not (ctx.answered and ctx.answer_named and ctx.agent):
+        return False
+    if event.kind not in reader.lex.frames["offering"]:
+        return False
+    if not _addresses_a_third(event, ctx.answered):
+        return False
+    offered = (  # he answered the bow of one he gave the cup to (not 有司徹 尸答拜 after 賓拜)
+        e
+        for _, e in ctx.history[-int(rl.word("within")) :]
+        if e.kind in reader.lex.frames["offering"]
+        and set(e.agent) == set(ctx.agent)
+        and set(e.fields.get("to", ())) & set(ctx.answered)
+    )
+    if next(offered, None) is None:
+        return False
+    event.set("agent", ctx.agent, "^")
     return True
 
 
