@@ -2987,6 +2987,29 @@ def usher_tells_guest(r, subjects, rl) -> bool:
     return done
 
 
+@rule("usher-goes-in")
+def usher_goes_in(r, subjects, rl) -> bool:
+    """士昏禮 擯者出請事，入告: the usher who goes in to report carries the guest's words to the
+    one inside he serves, where no ruler is (rule to-the-ruler) the host, implied (to=主人?),
+    not the guest who spoke last."""
+    host = rl.word("host")
+    if set(rl.words["rulers"]) & r.ctx.parties:
+        return False
+    if not any(e.kind in rl.words["in"] for e in r.events):
+        return False
+    done = False
+    for event in r.events:
+        doer = event.agent or tuple(subjects) or r.ctx.agent  # (入告: the usher carried)
+        if event.kind not in rl.words["report"] or not set(doer) & set(rl.words["usher"]):
+            continue
+        if "to" in event.fields and event.marks.get("to") != "?":
+            continue  # named
+        if event.fields.get("to") != (host,):
+            event.set("to", (host,), "?")
+            done = True
+    return done
+
+
 def _last_guest(r, within: int, only_last: bool) -> tuple[str, ...]:
     """The guest (yl:Guest) who acted last, within the last acts (only the very last act's
     doer when ``only_last``)."""
