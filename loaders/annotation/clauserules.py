@@ -478,6 +478,35 @@ def facing_thing(r, tokens, i, rl):
     return 1 if others else None  # (對敦于北, no other act: left as it was read)
 
 
+@rule("meat-raised")
+def meat_raised(r, tokens, i, rl):
+    """有司徹 乃升羊豕魚三鼎; 少牢饋食禮 司馬升羊右胖, 髀不升; 士昏禮 合升: 升 of meat is putting it
+    into its vessel (實), or loading the stands (載) after a stand was moved or loaded within
+    the last acts (疏: 實鼎曰升，實俎曰載，今實俎而言升者，以其升者上也), not going up."""
+    token, nxt = tokens[i], _next(tokens, i)
+    if token.of("action") != rl.word("raise"):
+        return None
+    before = tokens[i - 1].text if i else ""
+    meat = nxt is not None and nxt.text[:1] in rl.words["meats"]
+    together = before == rl.word("together")
+    thing_not = (
+        before == rl.word("negation") and i == 2 and not tokens[0].kinds and nxt is None
+    )  # 髀不升: a part of the animal, named by no term, opening the clause
+    if not (meat or together or thing_not):
+        return None
+    recent = [e for _, e in r.ctx.history[-int(rl.word("within")) :]]
+    on_stand = any(
+        e.kind == rl.word("onto-stand")
+        or any(t.endswith(rl.word("stand")) for t in e.fields.get("theme", ()))
+        for e in recent
+    )
+    act = rl.word("onto-stand") if on_stand else rl.word("into-vessel")
+    tokens[i] = Token(token.text, {"action": act})
+    if not r.subjects and r.ctx.pending_sentence != r.ctx.sentence:
+        r.ctx.pending = None  # 乃燅尸俎。卒燅。乃升羊豕魚三鼎: no person of an earlier sentence
+    return 0
+
+
 @rule("assistant-named")
 def assistant_named(r, tokens, i, rl):
     """士昏禮 贊者徹尊冪 … 贊洗爵, 贊答拜: 贊 opening a clause before an act, where a 贊者 has
@@ -4127,6 +4156,8 @@ def thing_in_hand(r, subjects, rl) -> bool:
             continue
         if not (r.lex.has(event.kind, "handlesThing") or event in r.carried):
             continue
+        if _meat_raised(r, event):
+            continue  # 司馬升羊右胖, 合升, 髀不升: the meat, named by no term or implied
         if _names_unnamed_thing(r, event) or (unnamed and event in r.carried):
             unnamed = True  # 士受馬以出: the horse he goes out with, not the silk handled before
             continue
@@ -4183,6 +4214,14 @@ def _just_received(r, rl, event) -> tuple[str, ...]:
     if last.agent != event.agent or last.kind not in rl.words["receive"]:
         return ()
     return tuple(last.fields.get("theme", ()))
+
+
+def _meat_raised(r, event) -> bool:
+    """The act is 升 of meat read as 實 or 載 (rule meat-raised): its thing is the meat."""
+    rl = rule_named("meat-raised")
+    if event.kind not in (rl.word("into-vessel"), rl.word("onto-stand")):
+        return False
+    return rl.word("raise") in r.ctx.clause_text and event.kind not in r.ctx.clause_text
 
 
 def _names_unnamed_thing(r, event) -> bool:

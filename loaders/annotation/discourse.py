@@ -142,6 +142,22 @@ def unnamed_one_acts(reader, event, text, rl) -> bool:
     return False
 
 
+@rule("meat-raiser")
+def meat_raiser(reader, event, text, rl) -> bool:
+    """少牢饋食禮 司馬升羊右胖。髀不升 / 有司徹 乃升羊豕魚三鼎 / 士昏禮 合升: meat put into its
+    vessel (rule meat-raised) naming no one is by the one who just put meat in, else by no one
+    named, not the one carried over from another act."""
+    raised = rule_named("meat-raised")
+    acts = (raised.word("into-vessel"), raised.word("onto-stand"))
+    if event.kind not in acts or raised.word("raise") not in text or event.kind in text:
+        return False
+    for _, earlier in reversed(reader.ctx.history[-int(rl.word("within")) :]):
+        if earlier.kind in acts and earlier.agent:
+            event.set("agent", earlier.agent, "^")
+            return True
+    return _unstated(event)
+
+
 @rule("envoy-speaks")
 def envoy_speaks(reader, event, text, rl) -> bool:
     """天子使大夫戒，曰「…」 / 使擯者還其贄于門外，曰「某也使某還贄」: words said right after one
