@@ -343,6 +343,22 @@ def _denied_thing(r, tokens, i, rl, category: str, field: str):
     return 2
 
 
+@rule("mat-spread")
+def mat_spread(r, tokens, i, rl):
+    """士昏禮 主人筵于户西; 有司徹 司宮筵于户西, 又筵于西序; 公食大夫禮 記 宰夫筵: 筵 right after
+    the person, or opening the clause, before 于 and a place or ending the clause, is laying the
+    mat, 席 (注: 筵本在房，宰夫敷之也), not the thing; 筵賓 is rule mat-for's."""
+    token, nxt = tokens[i], _next(tokens, i)
+    if token.text != rl.word("mat") or token.kinds.keys() != {"object"} or r.events:
+        return None
+    if nxt is not None and nxt.text != rl.word("at"):
+        return None
+    if any(t.kinds and not t.of("role") for t in tokens[:i]):
+        return None  # (蒲筵, 設筵: a thing, or the thing of an act)
+    tokens[i] = Token(token.text, {"action": rl.word("act")})
+    return 0
+
+
 @rule("mat-for")
 def mat_for(r, tokens, i, rl):
     """司宮筵賓于户西, 筵祝: a thing whose name is also an act (席, the mat and laying it),
@@ -2353,7 +2369,7 @@ def seated_one(r, subjects, rl) -> bool:
     the row goes on from the 賓's mat)."""
     done = False
     if any(t.text in rl.words["spread"] for t in r.tokens):
-        return False  # 士昏禮 媵布席于奧, 禦布對席: the one named spreads the mat, not his mat
+        return False  # 士昏禮 媵布席于奧, 主人筵于户西: the one named spreads the mat, not his
     for event in r.events:
         row = event.fields.pop("_row", None)  # ("row", whom the last dish was for …)
         is_row = row is not None
