@@ -4345,10 +4345,14 @@ def set_out_too(r, subjects, rl) -> bool:
     last = r.ctx.last_act()
     if last is None or sentence_of(last[0]) != r.ctx.sentence:
         return False
-    if last[1].kind not in rl.words["after"] or not last[1].fields.get("theme"):
+    laid = last[1].kind in rl.words["after"] and last[1].fields.get("theme")
+    if not (laid or last[1].kind == rl.word("mat")):  # 主人筵于户西，西上，右几: the mat laid
         return False
     event = r.new_event(rl.word("act"))
     event.set("theme", tuple(r.topic))
+    sides = [t.text for t in tokens if t.text in rl.words["sides"]]
+    if len(sides) == 1:
+        event.set("dest", sides[0])  # 右几: on the right (左右几: on either side, no one place)
     if last[1].agent:
         event.set("agent", last[1].agent, "^")
     else:
