@@ -1328,6 +1328,19 @@ def three_salutes(reader, event, text, rl) -> bool:
     if len(ctx.agent) != 1:
         return False
     other = ctx.last_other(ctx.agent, int(rl.word("within")))
+    if not other:  # 主人…揖入。至于廟門，揖入，三揖: the one he saluted to lead him in
+        led = next(
+            (
+                e.fields.get("to", ())
+                for _, e in reversed(ctx.history[-int(rl.word("within")) :])
+                if e.kind in rl.words["salute"] and e.agent == ctx.agent
+            ),
+            (),
+        )
+        if len(led) == 1:
+            event.set("agent", (*ctx.agent, *led), "^")
+            event.unset("to")
+            return True
     if len(other) != 1:
         return False
     event.set("agent", (*other, *ctx.agent), "^")
@@ -1489,6 +1502,10 @@ def followed_goes_on(reader, event, text, rl) -> bool:
     if pid != before[0] or last.kind not in rl.words["follow"] or last.get("neg"):
         return False
     head = before[1].removesuffix(rl.word("it")).removesuffix(rl.word("follow"))
+    held = ctx.history[-2] if len(ctx.history) > 1 else None  # 士昏禮 賓執鴈從: holding it
+    if held and held[0] == pid and held[1].kind in rl.words["hold"] and held[1].agent == last.agent:
+        head = head.removesuffix("".join(held[1].fields.get("theme", ())))
+        head = head.removesuffix(rl.word("hold"))
     if not last.agent or head != "".join(last.agent) or last.agent != ctx.agent:
         return False  # 有司二人牽馬以從, 衆介不從, 賓及衆賓遂從之: more than following
     followed = last.fields.get("to") or ctx.last_other(last.agent, int(rl.word("within")))
