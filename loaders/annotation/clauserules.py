@@ -385,7 +385,8 @@ def robes_named(r, tokens, i, rl):
         return None
     acts = [t.of("action") for t in tokens[:i] if t.of("action") and not t.of("object")]
     given = bool(acts) and acts[-1] in rl.words["given"]
-    if not (tokens[i - 1].of("object") or given):
+    off = tokens[i - 1].of("action") in rl.words["off"]  # 士昏禮 主人說服于房: taken off
+    if not (tokens[i - 1].of("object") or given or off):
         return None
     return 1
 
@@ -521,6 +522,27 @@ def meat_raised(r, tokens, i, rl):
     if not r.subjects and r.ctx.pending_sentence != r.ctx.sentence:
         r.ctx.pending = None  # 乃燅尸俎。卒燅。乃升羊豕魚三鼎: no person of an earlier sentence
     return 0
+
+
+@rule("poured-from")
+def poured_from(r, tokens, i, rl):
+    """士昏禮 酌于户外尊, 贊酌外尊酳之: 尊 after pouring (酌), with only where it stands between,
+    is the vessel the wine is taken from (注: 外尊，房户外之東尊), no act of setting out wine."""
+    token = tokens[i]
+    if token.of("action") != rl.word("vessel") or not token.of("object") or not r.events:
+        return None
+    last = r.events[-1]
+    start = next((k for k in range(i - 1, -1, -1) if tokens[k].of("action")), None)
+    if last.kind != rl.word("pour") or start is None or tokens[start].of("action") != last.kind:
+        return None
+    between = tokens[start + 1 : i]
+    if any(t.kinds.keys() - {"place"} for t in between):
+        return None  # (酌散, 酌膳: the wine, not where it stands)
+    words = [t.text for t in between if t.text != rl.word("at")]
+    if any(t.of("place") for t in between):
+        last.unset("at")  # 户外尊 is one place as written, not the door
+    last.set("from", "".join(words) + token.text)
+    return 1
 
 
 @rule("assistant-named")
