@@ -2434,6 +2434,22 @@ def seated_one(r, subjects, rl) -> bool:
     return done
 
 
+@rule("mat-taken")
+def mat_taken(r, subjects, rl) -> bool:
+    """士昏禮 席于阼，舅即席; 席于房外，南面，姑即席: a mat laid for no one named is for the one who
+    takes it next in its sentence (to=舅?), implied."""
+    mats = [e for e in r.events if e.kind == rl.word("mat") and "to" not in e.fields]
+    if not mats or subjects:
+        return False
+    for text in r.ctx.rest_of_sentence:
+        tokens = tokenize(text, r.lex)
+        if len(tokens) > 1 and tokens[0].of("role") and tokens[1].of("action") in rl.words["take"]:
+            for event in mats:
+                event.set("to", (tokens[0].of("role") or "",), "?")
+            return True
+    return False
+
+
 @rule("command-goes-on")
 def command_goes_on(r, subjects, rl) -> bool:
     """遂命勝者執張弓，不勝者執弛弓: right after a command to someone named whose content is an act,
