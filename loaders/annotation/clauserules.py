@@ -2690,6 +2690,8 @@ def said_to(r, subjects, rl) -> bool:
                 and earlier.agent == event.agent
             )  # 擯者延之，曰「升」: to the one he acts on just before, in the sentence
             if not ((r.is_a(earlier.kind, *rl.words["speech"]) or offered) and earlier.get("to")):
+                if r.lex.has(earlier.kind, "answer") and "say" in earlier.fields:
+                    break  # 曰…。對曰…。曰: an answer to no one known stands between
                 continue
             if not set(earlier.fields["to"]) & set(event.agent):
                 event.set("to", earlier.fields["to"], earlier.marks.get("to", ""))
@@ -3106,6 +3108,26 @@ def usher_goes_in(r, subjects, rl) -> bool:
     for event in r.events:
         doer = event.agent or tuple(subjects) or r.ctx.agent  # (入告: the usher carried)
         if event.kind not in rl.words["report"] or not set(doer) & set(rl.words["usher"]):
+            continue
+        if "to" in event.fields and event.marks.get("to") != "?":
+            continue  # named
+        if event.fields.get("to") != (host,):
+            event.set("to", (host,), "?")
+            done = True
+    return done
+
+
+@rule("message-to-host")
+def message_to_host(r, subjects, rl) -> bool:
+    """士昏禮 賓升西階，當阿，東面致命; 凡使者歸，反命: a message delivered or a report brought
+    back naming no one, where no ruler is (rule to-the-ruler), is to the host (to=主人?), whose
+    house the messenger comes to or who sent him (疏: 賓堂上致命)."""
+    host = rl.word("host")
+    if set(rl.words["rulers"]) & r.ctx.parties:
+        return False
+    done = False
+    for event in r.events:
+        if event.kind not in rl.words["acts"] or host in event.agent:
             continue
         if "to" in event.fields and event.marks.get("to") != "?":
             continue  # named
