@@ -3123,7 +3123,7 @@ def message_to_host(r, subjects, rl) -> bool:
     back naming no one, where no ruler is (rule to-the-ruler), is to the host (to=主人?), whose
     house the messenger comes to or who sent him (疏: 賓堂上致命)."""
     host = rl.word("host")
-    if set(rl.words["rulers"]) & r.ctx.parties:
+    if set(rl.words["rulers"]) & r.ctx.parties or host not in r.ctx.parties:
         return False
     done = False
     for event in r.events:
