@@ -3332,6 +3332,36 @@ def _bows_named(r: ClauseReader, rl: Rule):
                 yield tuple(head), r.lex.forms["role"][match.group(2)]
 
 
+@rule("zhu-names-someone")
+def zhu_names_someone(r, subjects, rl) -> bool:
+    """士昏禮 授人脯 (注: 人，謂使者從者), 授人 (注: 人，有司): a 注 that opens glossing 人 with a
+    role says who that someone is: the one handed to, 人, is that role (with an attendant after
+    it, his: 使者從者, the messenger's attendants)."""
+    someone = rl.word("someone")
+    if not r.ctx.notes or not r.ctx.notes[0].startswith(someone):
+        return False
+    if not any(e.kind in rl.words["hand"] for e in r.events):
+        return False
+    names = _role_names(r)
+    found = re.match(f"^{someone}，?(?:{rl.word('means')})?((?:{names})+)", r.ctx.notes[0])
+    if not found:
+        return False
+    run = [r.lex.forms["role"][n] for n in re.findall(names, found.group(1))]
+    role = run[0] if run else None
+    for after in run[1:]:  # 使者從者: the messenger's attendants; 有司。姑執笲: a new sentence
+        if not r.all_of((after,), YL.Attendant):
+            break
+        role = after
+    if not role or role == someone:
+        return False
+    done = False
+    for event in r.events:
+        if event.fields.get("to") == (someone,):
+            event.set("to", (role,), event.marks.get("to", ""))
+            done = True
+    return done
+
+
 @rule("zhu-names-doer")
 def zhu_names_doer(r, subjects, rl) -> bool:
     """公食大夫禮 即位 (注: 主人也); 大射儀 坐授瑟，乃降 (注: 相者也): a 注 that opens with a role
