@@ -545,6 +545,26 @@ def poured_from(r, tokens, i, rl):
     return 1
 
 
+@rule("genitive-thing")
+def genitive_thing(r, tokens, i, rl):
+    """士昏禮 婦餕姑之饌: a word that is also an act, right after ROLE之 following an act of its
+    clause, is that person's thing (X之Y: the 姑's meal), no act; the person is whose it is."""
+    token = tokens[i]
+    if i < 2 or not r.events or "action" not in token.kinds or token.kinds.keys() - {"action"}:
+        return None
+    if tokens[i - 1].text != rl.word("of") or not tokens[i - 2].of("role"):
+        return None
+    owner = tokens[i - 2].of("role")
+    last = r.events[-1]
+    if last.fields.get("to", ())[-1:] == (owner,):  # whose it is, not the one it is done to
+        rest = last.fields["to"][:-1]
+        if rest:
+            last.set("to", rest)
+        else:
+            last.unset("to")
+    return 1
+
+
 @rule("assistant-named")
 def assistant_named(r, tokens, i, rl):
     """士昏禮 贊者徹尊冪 … 贊洗爵, 贊答拜: 贊 opening a clause before an act, where a 贊者 has
