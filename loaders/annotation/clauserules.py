@@ -2470,6 +2470,30 @@ def mat_taken(r, subjects, rl) -> bool:
     return False
 
 
+@rule("offered-eaters")
+def offered_eaters(r, subjects, rl) -> bool:
+    """士昏禮 媵餕主人之餘，禦餕婦餘，贊酌外尊酳之: 之 after an offering of the cup is those who
+    have just eaten (to=媵,御?), the rinsing cup being theirs; not one who helped them."""
+    offered = [
+        e
+        for e in r.events
+        if e.kind in r.lex.frames["offering"] and e.marks.get("to") in (None, "?")
+    ]
+    if not offered or not r.text.endswith(offered[-1].kind + rl.word("of")):
+        return False
+    eaters: list[str] = []
+    for _, earlier in reversed(r.ctx.history[-int(rl.word("within")) :]):
+        if earlier.kind in rl.words["eat"] and earlier.agent:
+            eaters[:0] = [a for a in earlier.agent if a not in eaters]
+        elif eaters:
+            break  # the last run of eating only
+    eaters = [a for a in eaters if a not in offered[-1].agent]
+    if not eaters:
+        return False
+    offered[-1].set("to", tuple(eaters), "?")
+    return True
+
+
 @rule("command-goes-on")
 def command_goes_on(r, subjects, rl) -> bool:
     """遂命勝者執張弓，不勝者執弛弓: right after a command to someone named whose content is an act,
