@@ -212,6 +212,21 @@ def days_before(r, tokens, i, rl):
     return len(tokens)
 
 
+@rule("months-since")
+def months_since(r, tokens, i, rl):
+    """士昏禮 婦入三月, 則婦入三月: an act and a number of months ending the clause is a time (注:
+    入夫之室三月之後), so many months since it was done, no act told: the whole clause."""
+    if i or len(tokens) < 3 or tokens[-1].text != rl.word("month"):
+        return None
+    if tokens[-2].text not in word_class("numeral") or not tokens[-3].of("action"):
+        return None
+    if any(t.of("action") for t in tokens[:-3]):
+        return None
+    r.subjects.extend(t.of("role") or "" for t in tokens[:-3] if t.of("role"))  # for what follows
+    r.stop = True
+    return len(tokens)
+
+
 @rule("held-with")
 def held_with(r, tokens, i, rl):
     """釋獲者遂以所執餘獲: 以所V X ending the clause ('with the X he Vs') names what the subject
