@@ -580,6 +580,22 @@ def genitive_thing(r, tokens, i, rl):
     return 1
 
 
+@rule("drives-carriage")
+def drives_carriage(r, tokens, i, rl):
+    """士昏禮 壻御婦車: 御 between the subject and a carriage (車, with whose it is) is driving it
+    (注: 壻御者，親而下之), read as 乘, not a second person; 御 before an act stays the attendant."""
+    token = tokens[i]
+    if not i or r.events or token.of("role") != rl.word("driver") or not tokens[i - 1].of("role"):
+        return None
+    rest = tokens[i + 1 :]
+    if not rest or rest[-1].text != rl.word("carriage") or rest[-1].kinds:
+        return None
+    if any(not t.of("role") for t in rest[:-1]):
+        return None
+    r.new_event(rl.word("act"))
+    return len(tokens) - i
+
+
 @rule("assistant-named")
 def assistant_named(r, tokens, i, rl):
     """士昏禮 贊者徹尊冪 … 贊洗爵, 贊答拜: 贊 opening a clause before an act, where a 贊者 has
