@@ -583,7 +583,7 @@ def genitive_thing(r, tokens, i, rl):
 @rule("drives-carriage")
 def drives_carriage(r, tokens, i, rl):
     """士昏禮 壻御婦車: 御 between the subject and a carriage (車, with whose it is) is driving it
-    (注: 壻御者，親而下之), read as 乘, not a second person; 御 before an act stays the attendant."""
+    (注: 壻御者，親而下之), read as 乘, not a second person; 御 before an act is the attendant."""
     token = tokens[i]
     if not i or r.events or token.of("role") != rl.word("driver") or not tokens[i - 1].of("role"):
         return None
