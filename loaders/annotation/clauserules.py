@@ -212,6 +212,21 @@ def days_before(r, tokens, i, rl):
     return len(tokens)
 
 
+@rule("months-since")
+def months_since(r, tokens, i, rl):
+    """士昏禮 婦入三月, 則婦入三月: an act and a number of months ending the clause is a time (注:
+    入夫之室三月之後), so many months since it was done, no act told: the whole clause."""
+    if i or len(tokens) < 3 or tokens[-1].text != rl.word("month"):
+        return None
+    if tokens[-2].text not in word_class("numeral") or not tokens[-3].of("action"):
+        return None
+    if any(t.of("action") for t in tokens[:-3]):
+        return None
+    r.subjects.extend(t.of("role") or "" for t in tokens[:-3] if t.of("role"))  # for what follows
+    r.stop = True
+    return len(tokens)
+
+
 @rule("held-with")
 def held_with(r, tokens, i, rl):
     """釋獲者遂以所執餘獲: 以所V X ending the clause ('with the X he Vs') names what the subject
@@ -343,6 +358,22 @@ def _denied_thing(r, tokens, i, rl, category: str, field: str):
     return 2
 
 
+@rule("mat-spread")
+def mat_spread(r, tokens, i, rl):
+    """士昏禮 主人筵于户西; 有司徹 司宮筵于户西, 又筵于西序; 公食大夫禮 記 宰夫筵: 筵 right after
+    the person, or opening the clause, before 于 and a place or ending the clause, is laying the
+    mat, 席 (注: 筵本在房，宰夫敷之也), not the thing; 筵賓 is rule mat-for's."""
+    token, nxt = tokens[i], _next(tokens, i)
+    if token.text != rl.word("mat") or token.kinds.keys() != {"object"} or r.events:
+        return None
+    if nxt is not None and nxt.text != rl.word("at"):
+        return None
+    if any(t.kinds and not t.of("role") for t in tokens[:i]):
+        return None  # (蒲筵, 設筵: a thing, or the thing of an act)
+    tokens[i] = Token(token.text, {"action": rl.word("act")})
+    return 0
+
+
 @rule("mat-for")
 def mat_for(r, tokens, i, rl):
     """司宮筵賓于户西, 筵祝: a thing whose name is also an act (席, the mat and laying it),
@@ -369,7 +400,8 @@ def robes_named(r, tokens, i, rl):
         return None
     acts = [t.of("action") for t in tokens[:i] if t.of("action") and not t.of("object")]
     given = bool(acts) and acts[-1] in rl.words["given"]
-    if not (tokens[i - 1].of("object") or given):
+    off = tokens[i - 1].of("action") in rl.words["off"]  # 士昏禮 主人說服于房: taken off
+    if not (tokens[i - 1].of("object") or given or off):
         return None
     return 1
 
@@ -439,6 +471,146 @@ def office_held(r, tokens, i, rl):
     r.new_event(rl.word("act"))
     r.stop = True  # the acts after it are those ushered, not his
     return len(tokens) - i
+
+
+@rule("person-not-act")
+def person_not_act(r, tokens, i, rl):
+    """士昏禮 媵受, 媵布席于奧, 媵禦餕: a word that names both a person and an act (媵: the bride's
+    companion, 注: 媵，送也，謂女從者也; and presenting the cup), opening a clause before another
+    act, a person or a word no term reads, is the person, the clause's subject; before a thing
+    it is the act (燕禮 媵觚于賓); 相 before an act is each other (相揖), no usher."""
+    token, nxt = tokens[i], _next(tokens, i)
+    role = token.of("role")
+    if i or r.subjects or not role or not token.of("action") or nxt is None:
+        return None
+    then = _next(tokens, i, 2)  # 媵布席: a word no term reads, then the act
+    if token.text in rl.words["each-other"] or not (
+        "action" in nxt.kinds or (not nxt.kinds and then is not None and "action" in then.kinds)
+    ):
+        return None
+    tokens[i] = Token(token.text, {"role": role})
+    r.tokens = (tokens[i], *r.tokens[1:])  # read as the person by the rules that look back too
+    return 0
+
+
+@rule("facing-thing")
+def facing_thing(r, tokens, i, rl):
+    """士昏禮 設對醤于東, 禦布對席, 即對筵; 少牢饋食禮 司宮設對席: 對 right before a thing is
+    'facing', the one of a pair set opposite the other (注: 對醬，婦醬也), no reply: no act."""
+    nxt = _next(tokens, i)
+    if tokens[i].of("action") not in rl.words["facing"] or nxt is None:
+        return None
+    if "object" not in nxt.kinds:
+        return None
+    joined = tokens[i - 1].text + nxt.text if i else ""
+    if joined in r.lex.forms["action"]:  # 即對筵: going to (即筵) the facing mat
+        tokens[i - 1 : i + 2] = [Token(joined, {"action": r.lex.forms["action"][joined]})]
+        return -1  # read again from the act just joined
+    others = [t for k, t in enumerate(tokens) if k != i and "action" in t.kinds]
+    return 1 if others else None  # (對敦于北, no other act: left as it was read)
+
+
+@rule("meat-raised")
+def meat_raised(r, tokens, i, rl):
+    """有司徹 乃升羊豕魚三鼎; 少牢饋食禮 司馬升羊右胖, 髀不升; 士昏禮 合升: 升 of meat is putting it
+    into its vessel (實), or loading the stands (載) after a stand was moved or loaded within
+    the last acts (疏: 實鼎曰升，實俎曰載，今實俎而言升者，以其升者上也), not going up."""
+    token, nxt = tokens[i], _next(tokens, i)
+    if token.of("action") != rl.word("raise"):
+        return None
+    before = tokens[i - 1].text if i else ""
+    meat = nxt is not None and nxt.text[:1] in rl.words["meats"]
+    together = before == rl.word("together")
+    thing_not = (
+        before == rl.word("negation") and i == 2 and not tokens[0].kinds and nxt is None
+    )  # 髀不升: a part of the animal, named by no term, opening the clause
+    if not (meat or together or thing_not):
+        return None
+    recent = [e for _, e in r.ctx.history[-int(rl.word("within")) :]]
+    on_stand = any(
+        e.kind == rl.word("onto-stand")
+        or any(t.endswith(rl.word("stand")) for t in e.fields.get("theme", ()))
+        for e in recent
+    )
+    act = rl.word("onto-stand") if on_stand else rl.word("into-vessel")
+    tokens[i] = Token(token.text, {"action": act})
+    if not r.subjects and r.ctx.pending_sentence != r.ctx.sentence:
+        r.ctx.pending = None  # 乃燅尸俎。卒燅。乃升羊豕魚三鼎: no person of an earlier sentence
+    return 0
+
+
+@rule("poured-from")
+def poured_from(r, tokens, i, rl):
+    """士昏禮 酌于户外尊, 贊酌外尊酳之: 尊 after pouring (酌), with only where it stands between,
+    is the vessel the wine is taken from (注: 外尊，房户外之東尊), no act of setting out wine."""
+    token = tokens[i]
+    if token.of("action") != rl.word("vessel") or not token.of("object") or not r.events:
+        return None
+    last = r.events[-1]
+    start = next((k for k in range(i - 1, -1, -1) if tokens[k].of("action")), None)
+    if last.kind != rl.word("pour") or start is None or tokens[start].of("action") != last.kind:
+        return None
+    between = tokens[start + 1 : i]
+    if any(t.kinds.keys() - {"place"} for t in between):
+        return None  # (酌散, 酌膳: the wine, not where it stands)
+    words = [t.text for t in between if t.text != rl.word("at")]
+    if any(t.of("place") for t in between):
+        last.unset("at")  # 户外尊 is one place as written, not the door
+    last.set("from", "".join(words) + token.text)
+    return 1
+
+
+@rule("genitive-thing")
+def genitive_thing(r, tokens, i, rl):
+    """士昏禮 婦餕姑之饌: a word that is also an act, right after ROLE之 following an act of its
+    clause, is that person's thing (X之Y: the 姑's meal), no act; the person is whose it is."""
+    token = tokens[i]
+    if i < 2 or not r.events or "action" not in token.kinds or token.kinds.keys() - {"action"}:
+        return None
+    if tokens[i - 1].text != rl.word("of") or not tokens[i - 2].of("role"):
+        return None
+    owner = tokens[i - 2].of("role")
+    last = r.events[-1]
+    if last.fields.get("to", ())[-1:] == (owner,):  # whose it is, not the one it is done to
+        rest = last.fields["to"][:-1]
+        if rest:
+            last.set("to", rest)
+        else:
+            last.unset("to")
+    return 1
+
+
+@rule("drives-carriage")
+def drives_carriage(r, tokens, i, rl):
+    """士昏禮 壻御婦車: 御 between the subject and a carriage (車, with whose it is) is driving it
+    (注: 壻御者，親而下之), read as 乘, not a second person; 御 before an act is the attendant."""
+    token = tokens[i]
+    if not i or r.events or token.of("role") != rl.word("driver") or not tokens[i - 1].of("role"):
+        return None
+    rest = tokens[i + 1 :]
+    if not rest or rest[-1].text != rl.word("carriage") or rest[-1].kinds:
+        return None
+    if any(not t.of("role") for t in rest[:-1]):
+        return None
+    r.new_event(rl.word("act"))
+    return len(tokens) - i
+
+
+@rule("assistant-named")
+def assistant_named(r, tokens, i, rl):
+    """士昏禮 贊者徹尊冪 … 贊洗爵, 贊答拜: 贊 opening a clause before an act, where a 贊者 has
+    acted or been addressed before in the rite, is that assistant named short (贊 = 贊者, 注:
+    贊者西面告饌具也), the clause's subject; not help given by the one carried over (rule
+    assisting: 大射儀 贊設決, no 贊者 in the rite)."""
+    nxt = _next(tokens, i)
+    if i or r.subjects or tokens[i].text not in rl.words["assist"] or tokens[i].kinds:
+        return None
+    if nxt is None or rl.word("assistant") not in r.ctx.parties or nxt.of("role"):
+        return None
+    if not any("action" in t.kinds for t in tokens[i + 1 :]):
+        return None  # (贊以肝從, 贊户内北面答拜: the act after a thing or a place)
+    r.subjects.append(rl.word("assistant"))
+    return 1
 
 
 @rule("assisting")
@@ -1780,6 +1952,28 @@ def its_side(r, tokens, i, rl):
     return used
 
 
+@rule("escorts-feasted")
+def escorts_feasted(r, tokens, i, rl):
+    """士昏禮 姑饗婦人送者, 壻饗婦送者丈夫婦人: a person and ACT者 right after feasting is those
+    who did that act (注: 婦人送者，隸子弟之妻妾), the ones feasted (to=婦人), no act of theirs."""
+    if not r.events or r.events[-1].kind not in rl.words["feast"] or not i:
+        return None
+    if tokens[i - 1].of("action") not in rl.words["feast"]:
+        return None
+    role = tokens[i].of("role") if "action" not in tokens[i].kinds else None
+    if not role:
+        return None  # (舅饗送者以一獻之禮: left as it was read)
+    k = i + 1  # the act of ACT者
+    act, zhe = _next(tokens, k, 0), _next(tokens, k)
+    if act is None or zhe is None or not act.of("action") or zhe.text not in rl.words["zhe"]:
+        return None
+    if act.text + zhe.text in r.lex.forms["role"]:
+        return None  # a role of the ontology (獲者): read as it
+    if k + 2 == len(tokens):  # (壻饗婦送者丈夫婦人: the 婦's escorts, named after)
+        r.events[-1].set("to", (*r.events[-1].fields.get("to", ()), role))
+    return k + 2 - i
+
+
 @rule("subject-between")
 def subject_between(r, tokens, i, rl):
     """卒歌主人獻工: a role between two acts, not governed by the first, is the subject of the
@@ -2419,6 +2613,8 @@ def seated_one(r, subjects, rl) -> bool:
     the 大夫; the 賓 is whom the row goes on from), else no one named (乃席賓…衆賓之席，繼而西:
     the row goes on from the 賓's mat)."""
     done = False
+    if any(t.text in rl.words["spread"] for t in r.tokens):
+        return False  # 士昏禮 媵布席于奧, 主人筵于户西: the one named spreads the mat, not his
     for event in r.events:
         row = event.fields.pop("_row", None)  # ("row", whom the last dish was for …)
         is_row = row is not None
@@ -2437,6 +2633,46 @@ def seated_one(r, subjects, rl) -> bool:
         event.no_doer()
         done = True
     return done
+
+
+@rule("mat-taken")
+def mat_taken(r, subjects, rl) -> bool:
+    """士昏禮 席于阼，舅即席; 席于房外，南面，姑即席: a mat laid for no one named is for the one who
+    takes it next in its sentence (to=舅?), implied."""
+    mats = [e for e in r.events if e.kind == rl.word("mat") and "to" not in e.fields]
+    if not mats or subjects:
+        return False
+    for text in r.ctx.rest_of_sentence:
+        tokens = tokenize(text, r.lex)
+        if len(tokens) > 1 and tokens[0].of("role") and tokens[1].of("action") in rl.words["take"]:
+            for event in mats:
+                event.set("to", (tokens[0].of("role") or "",), "?")
+            return True
+    return False
+
+
+@rule("offered-eaters")
+def offered_eaters(r, subjects, rl) -> bool:
+    """士昏禮 媵餕主人之餘，禦餕婦餘，贊酌外尊酳之: 之 after an offering of the cup is those who
+    have just eaten (to=媵,御?), the rinsing cup being theirs; not one who helped them."""
+    offered = [
+        e
+        for e in r.events
+        if e.kind in r.lex.frames["offering"] and e.marks.get("to") in (None, "?")
+    ]
+    if not offered or not r.text.endswith(offered[-1].kind + rl.word("of")):
+        return False
+    eaters: list[str] = []
+    for _, earlier in reversed(r.ctx.history[-int(rl.word("within")) :]):
+        if earlier.kind in rl.words["eat"] and earlier.agent:
+            eaters[:0] = [a for a in earlier.agent if a not in eaters]
+        elif eaters:
+            break  # the last run of eating only
+    eaters = [a for a in eaters if a not in offered[-1].agent]
+    if not eaters:
+        return False
+    offered[-1].set("to", tuple(eaters), "?")
+    return True
 
 
 @rule("command-goes-on")
@@ -2679,6 +2915,8 @@ def said_to(r, subjects, rl) -> bool:
                 and earlier.agent == event.agent
             )  # 擯者延之，曰「升」: to the one he acts on just before, in the sentence
             if not ((r.is_a(earlier.kind, *rl.words["speech"]) or offered) and earlier.get("to")):
+                if r.lex.has(earlier.kind, "answer") and "say" in earlier.fields:
+                    break  # 曰…。對曰…。曰: an answer to no one known stands between
                 continue
             if not set(earlier.fields["to"]) & set(event.agent):
                 event.set("to", earlier.fields["to"], earlier.marks.get("to", ""))
@@ -3093,6 +3331,49 @@ def usher_tells_guest(r, subjects, rl) -> bool:
     return done
 
 
+@rule("usher-goes-in")
+def usher_goes_in(r, subjects, rl) -> bool:
+    """士昏禮 擯者出請事，入告: the usher who goes in to report carries the guest's words to the
+    one inside he serves, where no ruler is (rule to-the-ruler) the host, implied (to=主人?),
+    not the guest who spoke last."""
+    host = rl.word("host")
+    if set(rl.words["rulers"]) & r.ctx.parties:
+        return False
+    if not any(e.kind in rl.words["in"] for e in r.events):
+        return False
+    done = False
+    for event in r.events:
+        doer = event.agent or tuple(subjects) or r.ctx.agent  # (入告: the usher carried)
+        if event.kind not in rl.words["report"] or not set(doer) & set(rl.words["usher"]):
+            continue
+        if "to" in event.fields and event.marks.get("to") != "?":
+            continue  # named
+        if event.fields.get("to") != (host,):
+            event.set("to", (host,), "?")
+            done = True
+    return done
+
+
+@rule("message-to-host")
+def message_to_host(r, subjects, rl) -> bool:
+    """士昏禮 賓升西階，當阿，東面致命; 凡使者歸，反命: a message delivered or a report brought
+    back naming no one, where no ruler is (rule to-the-ruler), is to the host (to=主人?), whose
+    house the messenger comes to or who sent him (疏: 賓堂上致命)."""
+    host = rl.word("host")
+    if set(rl.words["rulers"]) & r.ctx.parties or host not in r.ctx.parties:
+        return False
+    done = False
+    for event in r.events:
+        if event.kind not in rl.words["acts"] or host in event.agent:
+            continue
+        if "to" in event.fields and event.marks.get("to") != "?":
+            continue  # named
+        if event.fields.get("to") != (host,):
+            event.set("to", (host,), "?")
+            done = True
+    return done
+
+
 def _last_guest(r, within: int, only_last: bool) -> tuple[str, ...]:
     """The guest (yl:Guest) who acted last, within the last acts (only the very last act's
     doer when ``only_last``)."""
@@ -3286,6 +3567,36 @@ def _bows_named(r: ClauseReader, rl: Rule):
             head = re.findall(kinds, match.group(1))
             if head or match.start() == 0:
                 yield tuple(head), r.lex.forms["role"][match.group(2)]
+
+
+@rule("zhu-names-someone")
+def zhu_names_someone(r, subjects, rl) -> bool:
+    """士昏禮 授人脯 (注: 人，謂使者從者), 授人 (注: 人，有司): a 注 that opens glossing 人 with a
+    role says who that someone is: the one handed to, 人, is that role (with an attendant after
+    it, his: 使者從者, the messenger's attendants)."""
+    someone = rl.word("someone")
+    if not r.ctx.notes or not r.ctx.notes[0].startswith(someone):
+        return False
+    if not any(e.kind in rl.words["hand"] for e in r.events):
+        return False
+    names = _role_names(r)
+    found = re.match(f"^{someone}，?(?:{rl.word('means')})?((?:{names})+)", r.ctx.notes[0])
+    if not found:
+        return False
+    run = [r.lex.forms["role"][n] for n in re.findall(names, found.group(1))]
+    role = run[0] if run else None
+    for after in run[1:]:  # 使者從者: the messenger's attendants; 有司。姑執笲: a new sentence
+        if not r.all_of((after,), YL.Attendant):
+            break
+        role = after
+    if not role or role == someone:
+        return False
+    done = False
+    for event in r.events:
+        if event.fields.get("to") == (someone,):
+            event.set("to", (role,), event.marks.get("to", ""))
+            done = True
+    return done
 
 
 @rule("zhu-names-doer")
@@ -4372,6 +4683,8 @@ def thing_in_hand(r, subjects, rl) -> bool:
             continue
         if not (r.lex.has(event.kind, "handlesThing") or event in r.carried):
             continue
+        if _meat_raised(r, event):
+            continue  # 司馬升羊右胖, 合升, 髀不升: the meat, named by no term or implied
         if r.portion or _names_unnamed_thing(r, event) or (unnamed and event in r.carried):
             unnamed = True  # 士受馬以出: the horse he goes out with, not the silk handled before
             continue
@@ -4428,6 +4741,14 @@ def _just_received(r, rl, event) -> tuple[str, ...]:
     if last.agent != event.agent or last.kind not in rl.words["receive"]:
         return ()
     return tuple(last.fields.get("theme", ()))
+
+
+def _meat_raised(r, event) -> bool:
+    """The act is 升 of meat read as 實 or 載 (rule meat-raised): its thing is the meat."""
+    rl = rule_named("meat-raised")
+    if event.kind not in (rl.word("into-vessel"), rl.word("onto-stand")):
+        return False
+    return rl.word("raise") in r.ctx.clause_text and event.kind not in r.ctx.clause_text
 
 
 def _names_unnamed_thing(r, event) -> bool:
@@ -4552,10 +4873,14 @@ def set_out_too(r, subjects, rl) -> bool:
     last = r.ctx.last_act()
     if last is None or sentence_of(last[0]) != r.ctx.sentence:
         return False
-    if last[1].kind not in rl.words["after"] or not last[1].fields.get("theme"):
+    laid = last[1].kind in rl.words["after"] and last[1].fields.get("theme")
+    if not (laid or last[1].kind == rl.word("mat")):  # 主人筵于户西，西上，右几: the mat laid
         return False
     event = r.new_event(rl.word("act"))
     event.set("theme", tuple(r.topic))
+    sides = [t.text for t in tokens if t.text in rl.words["sides"]]
+    if len(sides) == 1:
+        event.set("dest", sides[0])  # 右几: on the right (左右几: on either side, no one place)
     if last[1].agent:
         event.set("agent", last[1].agent, "^")
     else:

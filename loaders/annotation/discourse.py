@@ -143,6 +143,22 @@ def unnamed_one_acts(reader, event, text, rl) -> bool:
     return False
 
 
+@rule("meat-raiser")
+def meat_raiser(reader, event, text, rl) -> bool:
+    """少牢饋食禮 司馬升羊右胖。髀不升 / 有司徹 乃升羊豕魚三鼎 / 士昏禮 合升: meat put into its
+    vessel (rule meat-raised) naming no one is by the one who just put meat in, else by no one
+    named, not the one carried over from another act."""
+    raised = rule_named("meat-raised")
+    acts = (raised.word("into-vessel"), raised.word("onto-stand"))
+    if event.kind not in acts or raised.word("raise") not in text or event.kind in text:
+        return False
+    for _, earlier in reversed(reader.ctx.history[-int(rl.word("within")) :]):
+        if earlier.kind in acts and earlier.agent:
+            event.set("agent", earlier.agent, "^")
+            return True
+    return _unstated(event)
+
+
 @rule("envoy-speaks")
 def envoy_speaks(reader, event, text, rl) -> bool:
     """天子使大夫戒，曰「…」 / 使擯者還其贄于門外，曰「某也使某還贄」: words said right after one
@@ -367,6 +383,32 @@ def all_offered(reader, event, text, rl: Rule) -> bool:
     if len(to) < 2 or last.marks.get("to") or last.agent != ctx.agent:
         return False
     event.set("agent", to, "^")
+    return True
+
+
+@rule("all-served")
+def all_served(reader, event, text, rl: Rule) -> bool:
+    """士昏禮 贊…酌酳主人。主人拜受。贊…答拜。酳婦亦如之。皆祭: 皆, with no subject, after the
+    one carried over offered the cup (yl:offering) to two or more persons one after the other
+    in the paragraph, is those offered to, who each drink (疏: 皆祭者祭先也), not the offerer."""
+    ctx, offering = reader.ctx, reader.lex.frames["offering"]
+    if not (reader.all_ and ctx.agent) or event.kind in offering:
+        return False
+    served: list[str] = []
+    for _, earlier in reversed(ctx.history[-int(rl.word("within")) :]):
+        if earlier.kind in offering and set(earlier.agent) == set(ctx.agent):
+            served[:0] = [p for p in earlier.fields.get("to", ()) if p not in served]
+    last = ctx.history[-1][1] if ctx.history else None
+    if (
+        last is not None
+        and set(last.agent) == set(ctx.agent)
+        and len(last.fields.get("to", ())) > 1
+    ):
+        served = list(last.fields["to"])  # 拜 to=主人,婦 … 皆答拜: those he just bowed to
+    served = [p for p in served if p not in ctx.agent]
+    if len(served) < 2:
+        return False
+    event.set("agent", tuple(served), "^")
     return True
 
 
@@ -996,6 +1038,31 @@ def _last_goes_on(reader, event, rl, goes_on) -> bool:
     return True
 
 
+@rule("offers-next")
+def offers_next(reader, event, text, rl) -> bool:
+    """士昏禮 贊…酌酳主人。主人拜受。贊户内北面答拜。酳婦亦如之: an offering (yl:offering) naming no
+    one, to someone named other than the one whose bow was just answered, is the answerer's, who
+    offers the next cup; the turn does not go back to the one answered (turn-goes-back)."""
+    ctx = reader.ctx
+    if not (ctx.answered and ctx.answer_named and ctx.agent):
+        return False
+    if event.kind not in reader.lex.frames["offering"]:
+        return False
+    if not _addresses_a_third(event, ctx.answered):
+        return False
+    offered = (  # he answered the bow of one he gave the cup to (not 有司徹 尸答拜 after 賓拜)
+        e
+        for _, e in ctx.history[-int(rl.word("within")) :]
+        if e.kind in reader.lex.frames["offering"]
+        and set(e.agent) == set(ctx.agent)
+        and set(e.fields.get("to", ())) & set(ctx.answered)
+    )
+    if next(offered, None) is None:
+        return False
+    event.set("agent", ctx.agent, "^")
+    return True
+
+
 @rule("turn-goes-back")
 def turn_goes_back(reader, event, text, rl) -> bool:
     ctx = reader.ctx
@@ -1297,6 +1364,19 @@ def three_salutes(reader, event, text, rl) -> bool:
     if len(ctx.agent) != 1:
         return False
     other = ctx.last_other(ctx.agent, int(rl.word("within")))
+    if not other:  # 主人…揖入。至于廟門，揖入，三揖: the one he saluted to lead him in
+        led = next(
+            (
+                e.fields.get("to", ())
+                for _, e in reversed(ctx.history[-int(rl.word("within")) :])
+                if e.kind in rl.words["salute"] and e.agent == ctx.agent
+            ),
+            (),
+        )
+        if len(led) == 1:
+            event.set("agent", (*ctx.agent, *led), "^")
+            event.unset("to")
+            return True
     if len(other) != 1:
         return False
     event.set("agent", (*other, *ctx.agent), "^")
@@ -1458,6 +1538,10 @@ def followed_goes_on(reader, event, text, rl) -> bool:
     if pid != before[0] or last.kind not in rl.words["follow"] or last.get("neg"):
         return False
     head = before[1].removesuffix(rl.word("it")).removesuffix(rl.word("follow"))
+    held = ctx.history[-2] if len(ctx.history) > 1 else None  # 士昏禮 賓執鴈從: holding it
+    if held and held[0] == pid and held[1].kind in rl.words["hold"] and held[1].agent == last.agent:
+        head = head.removesuffix("".join(held[1].fields.get("theme", ())))
+        head = head.removesuffix(rl.word("hold"))
     if not last.agent or head != "".join(last.agent) or last.agent != ctx.agent:
         return False  # 有司二人牽馬以從, 衆介不從, 賓及衆賓遂從之: more than following
     followed = last.fields.get("to") or ctx.last_other(last.agent, int(rl.word("within")))
