@@ -1385,6 +1385,52 @@ def whose_thing(r, tokens, i, rl):
     return j + 1 - i
 
 
+@rule("whose-portion")
+def whose_portion(r, tokens, i, rl):
+    """舉尸牢幹, 舉尸一魚, 受尸牢肺正脊: after an act that lifts or receives a portion, a role
+    followed by a word that tells which portion (牢, 腊, a numeral: no person, act or place) is
+    whose the portion is, not the one it is lifted to: the role is passed over, and what
+    follows is read as the thing."""
+    nxt = _next(tokens, i)
+    if not (tokens[i].of("role") and i and r.events and "action" in tokens[i - 1].kinds):
+        return None
+    if r.events[-1].kind not in rl.words["acts"] or nxt is None or r.prep is not None:
+        return None
+    if nxt.kinds.keys() & {"role", "action", "place"}:
+        return None
+    if is_function_word(nxt.text) and nxt.text not in word_class("numeral"):
+        return None
+    return 1
+
+
+@rule("portion-name")
+def portion_name(r, tokens, i, rl):
+    """舉肺一, 祭肺三, 嚌肺一, 橫脊一: in a list of the portions of a stand or a 鼎 (each thing
+    followed by how many), an act word right before the thing and its count names the portion
+    (the lung to raise, to offer, to taste; the crosswise spine), no act: the word is passed
+    over and the thing read as one of the list."""
+    if tokens[i].text not in rl.words["names"] or "action" not in tokens[i].kinds:
+        return None
+    j = i + 1
+    while j < len(tokens) and not tokens[j].kinds and tokens[j].text in rl.words["animals"]:
+        j += 1  # 嚌羊肺一: the sheep's lung
+    k = j
+    while k < len(tokens) and set(tokens[k].kinds) == {"object"}:
+        k += 1
+    if k == j or k >= len(tokens) or tokens[k].text not in word_class("numeral"):
+        return None
+    return 1 if all(_list_item(t, rl.words["names"]) for t in tokens[:i]) else None
+
+
+def _list_item(token, names) -> bool:
+    """A word of a list of portions: a thing, a count, a word no term names (臑折: cut), not a
+    person, an act (but a portion's name before) or a function word (以柶祭醴三: offered three
+    times, with the spoon)."""
+    if token.text in word_class("numeral") or token.text in names:
+        return True
+    return not is_function_word(token.text) and not token.kinds.keys() & {"role", "action"}
+
+
 @rule("whose-unnamed")
 def whose_unnamed(r, tokens, i, rl):
     """說婦之纓, 媵餕主人之餘, 則俟君之食: a person and 之 right after an act, before a word no
@@ -4032,6 +4078,40 @@ def _held(r, rl, index: int, within: int, doer: set) -> list:
         and not r.in_hand(e)
         and (not doer or doer & party(e))
     ]
+
+
+@rule("listed-put-in")
+def listed_put_in(r, subjects, rl) -> bool:
+    """肩臂臑膞骼，正脊一…代脅一，…腸三胃三舉肺一祭肺三，實于一鼎: an act that handles a thing
+    and names none, right after clauses of its sentence that only list things (no act since
+    the sentence's last one), handles all the things they list (implied), not only the last
+    clause's nor one handled before the list."""
+    if subjects or not r.events or r.ctx.clause_text.startswith(rl.words["generic"]):
+        return False
+    event = r.events[0]
+    if "theme" in event.fields or not r.lex.has(event.kind, "handlesThing"):
+        return False
+    last = r.ctx.history[-1][0] if r.ctx.history else ""
+    ids = [c for c in r.ctx.texts if sentence_of(c) == r.ctx.sentence][:-1]
+    if last in ids:
+        ids = ids[ids.index(last) + 1 :]
+    tokens = tokenize(r.ctx.clause_text, r.lex)
+    verb = next((k for k, t in enumerate(tokens) if t.of("action") == event.kind), None)
+    if verb is None or verb + 1 >= len(tokens) or tokens[verb + 1].text not in rl.words["to"]:
+        return False  # 實于一鼎: straight to where it goes, no thing named
+    things: list[str] = []
+    naming = 0  # the clauses that name things: a list of several, not one count (鼎二七)
+    for c in ids:
+        listed = tokenize(r.ctx.texts[c], r.lex)
+        named = [str(t.of("object")) for t in listed if t.of("object") and not t.of("action")]
+        if named and not all(_list_item(t, rl.words["names"]) for t in listed):
+            return False  # 有醢，亦用瓦豆: said of a dish, not a list
+        things += named
+        naming += bool(named)
+    if naming < int(rl.word("lists")):
+        return False
+    event.set("theme", tuple(dict.fromkeys(things)), "?")
+    return True
 
 
 @rule("thing-in-hand")
