@@ -2147,6 +2147,55 @@ def set_where(r, kind, tokens, i, rl) -> bool:
     return True
 
 
+@rule("meat-put-in")
+def meat_put_in(r, kind, tokens, i, rl) -> bool:
+    """司馬升羊右胖, 上利升羊，載右胖: 升 before the meat (羊, 豕, 牢, 魚 …), or ending a
+    clause that opens with a word no term names (髀不升) after such an act in the paragraph, is
+    putting the meat in (疏: 實鼎曰升，實俎曰載): onto the stand, 載, when its sentence or the
+    next names the stand or the loading (載, 俎); else into the 鼎, 實 (implied: dest=鼎? when
+    the clause does not name it)."""
+    if kind != rl.word("up") or r.events and r.events[-1].kind == kind:
+        return False
+    nxt = tokens[i + 1] if i + 1 < len(tokens) else None
+    if i and tokens[i - 1].text in word_class("numeral"):
+        return False  # 繐衰四升有半: a measure of cloth
+    if nxt is not None:
+        if nxt.text not in rl.words["meats"]:
+            return False  # 升棺, 升肵俎: a thing carried up
+        if any(t.of("action") for t in tokens[i + 1 :]):
+            return False  # 升成拜: going up to complete the bow
+    elif not (_meat_named_before(tokens[:i]) and _meat_put_before(r, rl)):
+        return False
+    around = r.ctx.sentence_text + r.ctx.next_sentence_text
+    load = any(w in around for w in rl.words["stand"])
+    event = r.new_event(rl.word("load") if load else rl.word("fill"))
+    vessel = rl.word("vessel")
+    negated = any(t.text in word_class("negation") for t in tokens[:i])
+    if not load and not negated and vessel not in r.ctx.clause_text:
+        event.set("dest", (vessel,), "?")
+    if not load and nxt is not None and not r.subjects:
+        event.no_doer()  # 乃升羊豕魚三鼎: food put into its vessel, naming no one (rule 3)
+    return True
+
+
+def _meat_named_before(tokens) -> bool:
+    """髀不升: the clause opens with a word no term names, then only a negation."""
+    if not tokens or tokens[0].kinds or is_function_word(tokens[0].text):
+        return False
+    return all(t.text in word_class("negation") for t in tokens[1:])
+
+
+def _meat_put_before(r, rl) -> bool:
+    """Meat was put in earlier in the paragraph: loaded (載), or into the 鼎 (not 實觶, a cup
+    filled)."""
+    vessel = rl.word("vessel")
+    return any(
+        paragraph_of(pid) == r.ctx.paragraph
+        and (e.kind == rl.word("load") or vessel in e.fields.get("dest", ()))
+        for pid, e in r.ctx.history
+    )
+
+
 @rule("new-event")
 def new_event(r, kind, tokens, i, rl) -> bool:
     r.new_event(kind)
@@ -4190,11 +4239,20 @@ def _names_unnamed_thing(r, event) -> bool:
     """The act's clause names its thing right after the verb by a word no term names nor is a
     function word (聘禮 士受馬, 大夫二手授栗; 公食大夫禮 宰右執鐙): that thing, not one carried."""
     tokens = tokenize(r.ctx.clause_text, r.lex)
+    acts = [k for k, t in enumerate(tokens) if t.of("action")]
     for k, token in enumerate(tokens[:-1]):
-        if token.of("action") == event.kind:
-            nxt = tokens[k + 1]
+        if token.of("action") == event.kind or (acts == [k] and len(r.events) == 1):
+            nxt = tokens[k + 1]  # (the one verb of the clause, its act read anew: 升羊 → 實)
             return not nxt.kinds and not is_function_word(nxt.text) and len(nxt.text) == 1
-    return False
+    return _fronted_unnamed(tokens, acts)
+
+
+def _fronted_unnamed(tokens, acts: list[int]) -> bool:
+    """髀不升: a word no term names opening the clause, then a negation and its one verb: the
+    thing (not) handled, named, not one carried."""
+    if acts != [2] or tokens[0].kinds or is_function_word(tokens[0].text):
+        return False
+    return tokens[1].text in word_class("negation")
 
 
 def _first_since(r, at: int) -> bool:
