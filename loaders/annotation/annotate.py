@@ -306,18 +306,28 @@ class ClauseReader:
             text += tokens[j].text
             used += 1
             j += 1
-        if (
-            used == 1
-            and j < len(tokens)
-            and tokens[j].text in word_class("place-suffix")
-            and (token.kinds.keys() & {"object", "place"})
-            and (j + 1 >= len(tokens) or (not self.events and "action" in tokens[j + 1].kinds))
-        ):
+        if used == 1 and j < len(tokens) and self.suffix_place(tokens, j):
             return self.known_place(text + tokens[j].text), 2  # 矢在弓下, 奠爵于篚下, 筵前受爵
         if used > 1:
             return self.known_place(text), used
         label = token.of("role") or self.place_or_object(token) or text
         return label, 1
+
+    def suffix_place(self, tokens: list[Token], j: int) -> bool:
+        """篚下, 弓下, 筵前, 户内: a word of place after the thing or place before it (tokens[j]),
+        at the end of the clause or before its first act; 内 only after a place (户内, not
+        以巾内拂矢: wiping inward), and before a facing too (户内西面, 户内北面拜)."""
+        token, word = tokens[j - 1], tokens[j].text
+        if word in word_class("place-inside"):
+            if not token.of("place"):
+                return False
+            face = rule_named("facing").word("face")
+            rest = "".join(t.text for t in tokens[j + 1 : j + 3])
+            if rest[:1] in word_class("compass") and rest[1:2] == face:
+                return True
+        elif word not in word_class("place-suffix") or not token.kinds.keys() & {"object", "place"}:
+            return False
+        return j + 1 >= len(tokens) or (not self.events and "action" in tokens[j + 1].kinds)
 
     def known_place(self, text: str) -> str:
         return self.lex.forms["place"].get(text, text)
