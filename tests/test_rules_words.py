@@ -219,3 +219,14 @@ def test_no_vocabulary_literal_in_the_annotator_s_and_tokens_code():
             and not set(node.value) <= marks
         ]
         assert words == [], (module.__name__, words)
+
+
+def test_arrangement_words_after_an_adverb_are_no_act():
+    """annotate.py (is_description): 少牢饋食禮 皆進下, 亦進下, 進腴: which end of the meat lies
+    forward on the stand, no act of going forward, after 皆 or 亦 too."""
+    from yili_kg.loaders.annotation.annotate import annotate_text
+    from yili_kg.loaders.annotation.annotations import format_events
+
+    assert {"進下", "進腴", "進末", "進腠"} <= set(word_class("arrangement"))
+    for text in ("體其載于俎，皆進下", "亦進下", "進腴"):
+        assert format_events(annotate_text(text.split("，"))[-1]) == "—"

@@ -666,12 +666,14 @@ class ClauseReader:
 
 def is_description(text: str) -> bool:
     """A clause that measures or places a thing (南北以堂深, 東西當東榮; 楅長如笴: its length),
-    lists the pieces played (周南關雎葛覃卷耳), or is only the way things are laid out (南陳):
+    lists the pieces played (周南關雎葛覃卷耳), or is only the way things are laid out (南陳;
+    after an adverb too: 皆進下, 亦進下):
     no act."""
     return (
         text.startswith(word_class("description"))
         or text.startswith(word_class("pieces"))
         or text in word_class("arrangement")
+        or (text[:1] in word_class("adverb") and text[1:] in word_class("arrangement"))
         or any(word in text[1:] for word in word_class("length"))
     )
 
