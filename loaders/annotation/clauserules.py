@@ -1431,6 +1431,31 @@ def _list_item(token, names) -> bool:
     return not is_function_word(token.text) and not token.kinds.keys() & {"role", "action"}
 
 
+@rule("brought-to-person")
+def brought_to_person(r, tokens, i, rl):
+    """司士進一敦黍于上佐食, 進一鉶于上餕, 進二豆湇于兩下: after an act of going to or bringing
+    (yl:goalObject, a person after it its recipient: 進), a thing before 于 and a person (or
+    words no term names) ending the clause is what is brought to him, the theme, not where he
+    goes."""
+    thing = tokens[i].of("object")
+    if not (thing and r.events and r.prep is None and "place" not in tokens[i].kinds):
+        return None
+    kind = r.events[-1].kind
+    if not (r.lex.has(kind, "goalObject") and r.lex.has(kind, "roleIsRecipient")):
+        return None
+    rest = tokens[i + 1 :]
+    at = next((k for k, t in enumerate(rest) if t.text in rl.words["yu"]), None)
+    if at is None or at + 1 >= len(rest):
+        return None
+    if any(t.kinds.keys() - {"object"} for t in rest[:at]):
+        return None  # (only the things brought before 于)
+    after = rest[at + 1 :]
+    if not (after[0].of("role") or all(not t.kinds for t in after)):
+        return None
+    r.events[-1].set("theme", (*r.events[-1].fields.get("theme", ()), thing))
+    return 1
+
+
 @rule("whose-unnamed")
 def whose_unnamed(r, tokens, i, rl):
     """說婦之纓, 媵餕主人之餘, 則俟君之食: a person and 之 right after an act, before a word no
