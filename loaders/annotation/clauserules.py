@@ -1456,6 +1456,27 @@ def brought_to_person(r, tokens, i, rl):
     return 1
 
 
+@rule("eats")
+def eats(r, tokens, i, rl):
+    """尸又食, 又食, 食胾, 食舉, 乃皆食, 然後食: 食 where the clause's act stands (after only its
+    subjects and adverbs, before the food or nothing) is eating, the act 飯 (注: 或言食，或言
+    飯，食大名，小數曰飯); 舉 after it is the portion eaten, no act. Not a meal named after an
+    act or 之 (揖食, 賜之食, 俟君之食), nor 食 in a longer name (將食者, 饋食之禮)."""
+    if tokens[i].text != rl.word("eat") or tokens[i].kinds or r.events:
+        return None
+    lead = "".join(t.text for t in tokens[:i] if not t.of("role"))
+    words = [t.text for t in tokens[:i] if not t.of("role")]
+    if not (lead in rl.words["lead"] or all(w in word_class("adverb") for w in words)):
+        return None
+    rest = tokens[i + 1 :]
+    if len(rest) > 1 or (rest and rest[0].text in word_values("preposition")):
+        return None
+    if rest and is_function_word(rest[0].text) and rest[0].text not in rl.words["portion"]:
+        return None
+    r.verb(rl.word("act"), tokens, i)
+    return 2 if rest and rest[0].text in rl.words["portion"] else 1
+
+
 @rule("whose-unnamed")
 def whose_unnamed(r, tokens, i, rl):
     """說婦之纓, 媵餕主人之餘, 則俟君之食: a person and 之 right after an act, before a word no

@@ -765,6 +765,23 @@ def receives_handed(reader, event, text, rl) -> bool:
     return True
 
 
+@rule("eater-eats")
+def eater_eats(reader, event, text, rl) -> bool:
+    """尸又食, 乃皆食: eating (飯) naming no one is by those who last ate, tasted or offered food
+    (飯, 嚌, 祭), among the last acts: the 尸 served, not the 佐食 who laid the portion on the
+    stand after it (少牢饋食禮 佐食受，加于肵，橫之。又食 → 尸^); 皆 (all of them) after one
+    person alone leaves the eaters unnamed."""
+    if event.kind not in rl.words["eat"]:
+        return False
+    doer = last_doer(reader, rl, lambda kind: kind in rl.words["food-acts"])
+    if rl.word("all") in text and len(doer) == 1 and not reader.lex.has(doer[0], "collective"):
+        event.no_doer()  # 皆食 after one alone: the several who eat are not named
+        return True
+    if doer:
+        event.set("agent", doer, "^")
+    return bool(doer)
+
+
 @rule("finisher-of-act")
 def finisher_of_act(reader, event, text, rl) -> bool:
     """卒X without a subject (卒盥, 卒洗): by the agent of the last X (or a kind of X: 拾發 is a
