@@ -449,7 +449,8 @@ class ClauseReader:
         named, at, sentence = self.ctx.named_things
         since = at if named and sentence == self.ctx.sentence else None
         listed = self.ctx.listed[1]  # 米百筥，設于門外: not the silk handled before the list
-        recent = self.ctx.history[max(since or 0, listed, len(self.ctx.history) - 6) :]
+        start = max(since or 0, listed, self.ctx.unnamed_at, len(self.ctx.history) - 6)
+        recent = self.ctx.history[start:]  # 取肝…嚌之: the liver, not the cup held before
         for _, earlier in reversed([*recent, *(("", e) for e in self.events[:-1])]):
             if "theme" in earlier.fields and not self.in_hand(earlier):
                 if self.is_a(earlier.kind, worn):

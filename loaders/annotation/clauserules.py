@@ -4154,7 +4154,8 @@ def _held(r, rl, index: int, within: int, doer: set) -> list:
     thing is declined to, 辭一席: the host is not handed the mat). Anyone's thing from an
     earlier paragraph only among the last few acts (宰右執鐙: not the 鼎 laid out before)."""
     near = len(r.ctx.history) - int(rl.word("other-paragraph"))
-    listed = r.ctx.listed[1]  # 鼎二七，…設于阼階前: not the cover laid before the list
+    listed = max(r.ctx.listed[1], r.ctx.unnamed_at)  # 鼎二七，…設于阼階前: not the cover laid
+    # before the list; 取肝…加于菹豆: not the cup held before a thing no term names was taken
     recent = [
         e
         for n, (cid, e) in enumerate(r.ctx.history[-within:], max(0, len(r.ctx.history) - within))
@@ -4173,6 +4174,30 @@ def _held(r, rl, index: int, within: int, doer: set) -> list:
         and not r.in_hand(e)
         and (not doer or doer & party(e))
     ]
+
+
+@rule("unnamed-taken")
+def unnamed_taken(r, subjects, rl) -> bool:
+    """右兼取肝, 上佐食舉尸一魚, 上佐食舉尸牢幹: taking up a thing no term names (the word right
+    after the act, or after whose portion it is: a person and 牢, 腊, a numeral) puts that thing
+    in hand: a thing or 之 implied after it (受, 嚌之, 加于俎) is that one, unnamed, not the cup
+    or dish handled before it (the carry of things stops there, rule thing-in-hand)."""
+    for event in r.events:
+        if event.kind not in rl.words["takes"] or "theme" in event.fields:
+            continue
+        tokens = tokenize(r.ctx.clause_text, r.lex)
+        verb = next((k for k, t in enumerate(tokens) if t.of("action") == event.kind), None)
+        if verb is None:
+            continue
+        rest = tokens[verb + 1 :]
+        if rest and rest[0].of("role"):  # 舉尸一魚: whose portion
+            rest = rest[1:]
+        while rest and rest[0].text in word_class("numeral"):
+            rest = rest[1:]
+        if rest and not rest[0].kinds and not is_function_word(rest[0].text):
+            r.ctx.unnamed_at = len(r.ctx.history)
+            return True
+    return False
 
 
 @rule("listed-put-in")

@@ -71,6 +71,7 @@ class Context:
     thing_going: tuple | None = None  # 俎由東壁: the thing, its way, the sentence (thing-goes)
     named_things: tuple[tuple[str, ...], int, str] = ((), 0, "")  # 楅，髹: named alone (where)
     listed: tuple[tuple[str, ...], int, str] = ((), -1, "")  # 鼎二七, 米百筥: things listed (where)
+    unnamed_at: int = -1  # 右兼取肝: where in the history a thing no term names was taken up
     offered: set[str] = field(default_factory=set)  # those offered to (獻X)
     trace: list[str] = field(default_factory=list)  # ids of the rules applied (for the tests)
     notes: tuple[str, ...] = ()  # the 注 on the clause being read, without the marks
