@@ -928,9 +928,10 @@ def _bare_preposition(tokens, i) -> bool:
 def owners_officers(r, tokens, i, rl):
     """大射儀 宰夫有司薦 (注: 宰夫有司，宰夫之吏也); 特牲饋食禮 記 公有司門西: a person right
     before 有司 with nothing between is whose officers they are: the 有司 are the subject, not
-    he with them."""
+    he with them; so is one right before 贊者, whose helper he is (有司徹 司士贊者亦合執二俎以從;
+    宰夫贊者取白黑以授尸; 少牢饋食禮 有司贊者取爵于篚以升)."""
     nxt = _next(tokens, i)
-    if r.events or not tokens[i].of("role") or nxt is None or nxt.text != rl.word("officers"):
+    if r.events or not tokens[i].of("role") or nxt is None or nxt.text not in rl.words["officers"]:
         return None
     if i and tokens[i - 1].of("role"):
         return None
