@@ -3585,6 +3585,28 @@ def heard_above(r, subjects, rl) -> bool:
     return done
 
 
+@rule("answers-the-bower")
+def answers_the_bower(r, subjects, rl) -> bool:
+    """少牢饋食禮 卒爵，主人拜。祝受尸爵。尸答拜 → to=主人?: an answering bow naming no one is to
+    the one who last bowed to the answerer (or to no one named), among the last acts, not the
+    one who took the cup from him in between."""
+    done = False
+    for event in r.events:
+        if event.kind not in rl.words["answer"] or "to" in event.fields or not event.agent:
+            continue
+        me = set(event.agent)
+        for _, earlier in reversed(r.ctx.history[-int(rl.word("within")) :]):
+            if not r.is_a(earlier.kind, rl.word("bow")) or earlier.kind in rl.words["answer"]:
+                continue
+            if set(earlier.agent) & me or earlier.get("neg") == "1":
+                break  # (his own bow: the turn is his)
+            if not earlier.get("to") or me & set(earlier.fields["to"]):
+                event.set("to", earlier.agent, "?")
+                done = True
+            break
+    return done
+
+
 @rule("implied-recipient")
 def implied_recipient(r, subjects, rl) -> bool:
     done = False

@@ -1043,6 +1043,25 @@ def _answer_ends_turn(ctx: Context, text: str, rl) -> bool:
     )
 
 
+@rule("cup-taker-goes-on")
+def cup_taker_goes_on(reader, event, text, rl) -> bool:
+    """少牢饋食禮 主婦拜。祝受尸爵。尸答拜。易爵，洗，酌，授尸: an act on the cup (易, 洗, 酌)
+    naming no one, right after an answering bow, is by the one who took the cup from the
+    answerer just before the bow (the 祝, holding it), not by the one whose bow was answered."""
+    history = reader.ctx.history
+    if event.kind not in rl.words["cup-acts"] or len(history) < 2:
+        return False
+    answer, taken = history[-1][1], history[-2][1]
+    if answer.kind not in rl.words["answer"] or taken.kind not in rl.words["receive"]:
+        return False
+    if not set(taken.fields.get("theme", ())) & set(rl.words["cups"]):
+        return False
+    if not taken.agent or set(taken.agent) & set(answer.agent):
+        return False
+    event.set("agent", taken.agent, "^")
+    return True
+
+
 @rule("answerer-takes-cup")
 def answerer_takes_cup(reader, event, text, rl) -> bool:
     """尸…坐卒爵，拜。主婦答拜。受爵，酌，獻侑: receiving, naming no one, in the sentence after
