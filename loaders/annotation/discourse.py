@@ -2010,6 +2010,43 @@ def handed_then_sent(pid, events, lexicon, ctx, rl) -> bool:
     return found
 
 
+@rule("received-from-sender")
+def received_from_sender(pid, events, lexicon, ctx, rl) -> bool:
+    """祝酌授尸。賓拜受爵。尸拜送: a bow receiving the cup (拜受) whose recipient was only guessed
+    as one who had just handed the cup to a third, in the clause just before another's bow
+    sending it (拜送) to the receiver, was to the sender
+    (implied), not to the one who poured and handed it to him (the 祝 pours for the 尸's
+    return: 少牢饋食禮, 有司徹 → 拜受 to=尸?)."""
+    sent = next((e for e in events if e.kind in rl.words["send"] and e.agent), None)
+    if sent is None or not ctx.history or _denied(sent):
+        return False
+    found = False
+    for event in (e for p, e in ctx.history if p == ctx.history[-1][0]):
+        if event.kind not in rl.words["receive"] or _denied(event) or not event.agent:
+            continue
+        if "to" in event.fields and event.marks.get("to") != "?":
+            continue  # (named: the text says whom)
+        if set(event.agent) & set(sent.agent) or event.fields.get("to") == sent.agent:
+            continue
+        if not _handed_to_another(ctx, rl, event):
+            continue  # (the one guessed is another name of the sender: 長賓, 賓)
+        if sent.fields.get("to") and not set(sent.fields["to"]) & set(event.agent):
+            continue  # (sent to another)
+        event.set("to", sent.agent, "?")
+        found = True
+    return found
+
+
+def _handed_to_another(ctx: Context, rl: Rule, event: Event) -> bool:
+    """The one guessed as the receiver's party (to=X?) handed the cup to a third just before
+    (祝酌授尸: X the 祝, the cup given to the 尸)."""
+    guessed = set(event.fields.get("to", ()))
+    for _, earlier in reversed(ctx.history[-int(rl.word("within")) :]):
+        if earlier.kind in rl.words["give"] and guessed & set(earlier.agent):
+            return not set(earlier.fields.get("to", ())) & (guessed | set(event.agent))
+    return False
+
+
 @rule("handed-to-receiver")
 def handed_to_receiver(pid, events, lexicon, ctx, rl) -> bool:
     """升實觶以授。賓諸公卿大夫受觶于席 (宰授几。主人受): a handing over naming no one, in the
