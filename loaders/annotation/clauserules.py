@@ -1478,6 +1478,35 @@ def eats(r, tokens, i, rl):
     return 2 if rest and rest[0].text in rl.words["portion"] else 1
 
 
+@rule("portion-handed")
+def portion_handed(r, tokens, i, rl):
+    """少牢饋食禮 上佐食以綏祭, 上佐食綏祭; 有司徹 上佐食綏祭: 綏祭 (綏 read as 堕, the portion
+    taken for the offering: 注 綏…讀為堕) done by the 佐食, who offers nothing himself, is his
+    handing the portion to the one at the cup, who offers it (右受佐食，坐祭之; 受祭，祭之): 授,
+    to the last who received the cup with a bow, implied. The portion is a thing no term
+    names: what is handed and received after it is that (rule unnamed-taken), not the cup."""
+    nxt = _next(tokens, i)
+    if tokens[i].text not in rl.words["portion"] or tokens[i].kinds or r.events:
+        return None
+    if nxt is None or nxt.of("action") != rl.word("offer") or _next(tokens, i, 2) is not None:
+        return None
+    if not r.subjects or not set(r.subjects) <= set(rl.words["givers"]):
+        return None
+    event = r.new_event(rl.word("act"))
+    holder = next(
+        (
+            e.agent
+            for _, e in reversed(r.ctx.history[-int(rl.word("within")) :])
+            if e.kind in rl.words["received"] and e.agent and not set(e.agent) & set(r.subjects)
+        ),
+        (),
+    )
+    if holder:
+        event.set("to", holder, "?")
+    r.ctx.unnamed_at = len(r.ctx.history)  # the portion, a thing no term names, in hand now
+    return 2
+
+
 @rule("whose-unnamed")
 def whose_unnamed(r, tokens, i, rl):
     """說婦之纓, 媵餕主人之餘, 則俟君之食: a person and 之 right after an act, before a word no
