@@ -1507,6 +1507,16 @@ def portion_handed(r, tokens, i, rl):
     return 2
 
 
+@rule("ever-done")
+def ever_done(r, tokens, i, rl):
+    """聘禮 下大夫嘗使至者: 嘗 right before another act is 'once, ever' (the 大夫 who was once sent
+    there), no tasting: the word is passed over."""
+    nxt = _next(tokens, i)
+    if tokens[i].text not in rl.words["once"] or nxt is None or "action" not in nxt.kinds:
+        return None
+    return 1
+
+
 @rule("whose-unnamed")
 def whose_unnamed(r, tokens, i, rl):
     """說婦之纓, 媵餕主人之餘, 則俟君之食: a person and 之 right after an act, before a word no
@@ -4233,23 +4243,51 @@ def unnamed_taken(r, subjects, rl) -> bool:
     """右兼取肝, 上佐食舉尸一魚, 上佐食舉尸牢幹: taking up a thing no term names (the word right
     after the act, or after whose portion it is: a person and 牢, 腊, a numeral) puts that thing
     in hand: a thing or 之 implied after it (受, 嚌之, 加于俎) is that one, unnamed, not the cup
-    or dish handled before it (the carry of things stops there, rule thing-in-hand)."""
+    or dish handled before it (the carry of things stops there, rule thing-in-hand); also when
+    the act holds it in a vessel named before it (宰夫以籩受嗇黍。主人嘗之: the millet)."""
     for event in r.events:
-        if event.kind not in rl.words["takes"] or "theme" in event.fields:
+        if event.kind not in rl.words["takes"]:
             continue
         tokens = tokenize(r.ctx.clause_text, r.lex)
         verb = next((k for k, t in enumerate(tokens) if t.of("action") == event.kind), None)
         if verb is None:
             continue
+        named = {t.of("object") for t in tokens[verb + 1 :] if t.of("object")}
+        if set(event.fields.get("theme", ())) & named:
+            continue  # (舉尸牢肺正脊: the things named after the act, in hand)
         rest = tokens[verb + 1 :]
         if rest and rest[0].of("role"):  # 舉尸一魚: whose portion
             rest = rest[1:]
         while rest and rest[0].text in word_class("numeral"):
             rest = rest[1:]
         if rest and not rest[0].kinds and not is_function_word(rest[0].text):
-            r.ctx.unnamed_at = len(r.ctx.history)
+            held = "theme" in event.fields  # (以籩受嗇黍: the vessel it is held in, not it)
+            r.ctx.unnamed_at = len(r.ctx.history) + r.events.index(event) + held
             return True
     return False
+
+
+@rule("zhu-thing-gloss")
+def zhu_thing_gloss(r, subjects, rl) -> bool:
+    """士相見禮 徧嘗膳〔注：膳謂進庶羞〕: a thing of the clause that the 注 glosses as meaning
+    another (W謂…X, up to the gloss's end), one thing the ontology names, is that thing: the
+    dishes tasted, not the ruler's wine the word names elsewhere."""
+    if not r.ctx.notes:
+        return False
+    note, done = r.ctx.notes[0], False
+    for event in r.events:
+        themes = list(event.fields.get("theme", ()))
+        for k, thing in enumerate(themes):
+            at = note.find(thing + rl.word("means"))
+            if at < 0 or thing not in r.ctx.clause_text:
+                continue
+            gloss = re.split(rl.word("ends"), note[at + len(thing) + 1 :])[0]
+            meant = {t.of("object") for t in tokenize(gloss, r.lex) if t.of("object")}
+            if len(meant) == 1 and thing not in meant:
+                themes[k] = meant.pop()
+                event.set("theme", tuple(themes), event.marks.get("theme"))
+                done = True
+    return done
 
 
 @rule("listed-put-in")
