@@ -569,6 +569,29 @@ def place_beyond(r, tokens, i, rl):
     return len(tokens) - i
 
 
+@rule("written-relative-place")
+def written_relative_place(r, tokens, i, rl):
+    """少牢饋食禮 肵俎在羊俎之北, 設于薦豆之北, 三鼎在羊鑊之西; 有司徹 司馬在羊鼎之東, 設于初籩之南;
+    大射儀 尊士旅食于西鑮之南: right after 于 or 在, two or three words (things, places, a compass
+    word, words no term names, a word that is also an act used of the thing: 薦豆) then 之 and a
+    word of relative place ending the clause are one place as written, not the last thing's side
+    alone (俎之北)."""
+    if not i or tokens[i - 1].text not in rl.words["at"] or not r.events:
+        return None
+    span, rest = tokens[i:-2], tokens[-2:]
+    if len(rest) < 2 or rest[0].text != rl.word("of") or rest[1].text not in word_class("relative"):
+        return None
+    if not int(rl.word("shortest")) <= len(span) <= int(rl.word("longest")):
+        return None
+    stops = (*word_values("preposition"), rl.word("of"), *word_class("negation"), *rl.words["not"])
+    if any(t.of("role") or t.text in stops for t in span):
+        return None  # (主人之北: a person's side, rule relative-place)
+    if not span[-1].kinds.keys() & {"object", "place"} and span[-1].kinds:
+        return None
+    r.place_here(r.known_place("".join(t.text for t in tokens[i:])))
+    return len(tokens) - i
+
+
 @rule("dipped-in")
 def dipped_in(r, tokens, i, rl):
     """有司徹 右取菹㨎于醢, 取肝㨎于鹽; 公食大夫禮 以辯擩于醢: 㨎 (擩, to dip, 注: 擩猶染也), which
