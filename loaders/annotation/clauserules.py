@@ -1540,6 +1540,18 @@ def ever_done(r, tokens, i, rl):
     return 1
 
 
+@rule("portion-handled")
+def portion_handled(r, tokens, i, rl):
+    """少牢饋食禮 餕者皆祭黍祭舉, 餕者奠舉于俎, 取舉; 特牲饋食禮 佐食授舉: 舉 right after an
+    act that handles or offers a thing is the portion raised (注: 舉，舉膚), a thing no term
+    names, no act of raising: the word is passed over."""
+    if tokens[i].text not in rl.words["portion"] or not i or not r.events:
+        return None
+    if tokens[i - 1].of("action") != r.events[-1].kind or r.events[-1].kind not in rl.words["acts"]:
+        return None
+    return 1
+
+
 @rule("whose-unnamed")
 def whose_unnamed(r, tokens, i, rl):
     """說婦之纓, 媵餕主人之餘, 則俟君之食: a person and 之 right after an act, before a word no
