@@ -843,6 +843,24 @@ def numeral_companion(r, tokens, i, rl):
     return None
 
 
+@rule("cover-named")
+def cover_named(r, tokens, i, rl):
+    """少牢饋食禮 乃啓二尊之蓋冪; 公食大夫禮 記 簠有蓋冪: 蓋冪 after 之 (the cover of the vessels
+    named) or 有 (a vessel that has a cover) is the cover, a thing, not putting it on (rule
+    cover-on): after 之, the theme of the act before; after 有, no act."""
+    nxt = _next(tokens, i)
+    if tokens[i].text not in rl.words["cover"] or tokens[i].kinds or not i or nxt is None:
+        return None
+    thing = nxt.of("object")
+    if thing not in rl.words["thing"] or tokens[i - 1].text not in rl.words["after"]:
+        return None
+    if tokens[i - 1].text == rl.word("of") and r.events:
+        event = r.events[-1]
+        kept = tuple(t for t in event.fields.get("theme", ()) if t != tokens[i - 2].of("object"))
+        event.set("theme", (*kept, thing))  # 二尊之蓋冪: the cover, not the vessels
+    return 2
+
+
 @rule("change-cup")
 def change_cup(r, tokens, i, rl):
     """則降更觶洗: 更 and a cup is taking another cup (更爵), that cup its theme (注: 言更觶，
