@@ -4352,7 +4352,9 @@ def listed_put_in(r, subjects, rl) -> bool:
     if subjects or not r.events or r.ctx.clause_text.startswith(rl.words["generic"]):
         return False
     event = r.events[0]
-    if "theme" in event.fields or not r.lex.has(event.kind, "handlesThing"):
+    if "theme" in event.fields or not (
+        r.lex.has(event.kind, "handlesThing") or event.kind in rl.words["also"]
+    ):
         return False
     last = r.ctx.history[-1][0] if r.ctx.history else ""
     ids = [c for c in r.ctx.texts if sentence_of(c) == r.ctx.sentence][:-1]
@@ -4362,19 +4364,28 @@ def listed_put_in(r, subjects, rl) -> bool:
     verb = next((k for k, t in enumerate(tokens) if t.of("action") == event.kind), None)
     if verb is None or verb + 1 >= len(tokens) or tokens[verb + 1].text not in rl.words["to"]:
         return False  # 實于一鼎: straight to where it goes, no thing named
+    things = _listed_things(r, rl, ids)
+    if not things:
+        return False
+    goal = {t.of("object") for t in tokens[verb + 1 :]}  # 侑俎…載于一俎: not the stand itself
+    event.set("theme", tuple(dict.fromkeys(t for t in things if t not in goal)), "?")
+    return True
+
+
+def _listed_things(r, rl, ids: list[str]) -> list[str]:
+    """The things the clauses ``ids`` list, when each names none or only lists (things, counts,
+    words no term names) and at least the rule's ``lists`` of them name things (a list of
+    several, not one count: 鼎二七); else none (有醢，亦用瓦豆: said of a dish, not a list)."""
     things: list[str] = []
-    naming = 0  # the clauses that name things: a list of several, not one count (鼎二七)
+    naming = 0
     for c in ids:
         listed = tokenize(r.ctx.texts[c], r.lex)
         named = [str(t.of("object")) for t in listed if t.of("object") and not t.of("action")]
         if named and not all(_list_item(t, rl.words["names"]) for t in listed):
-            return False  # 有醢，亦用瓦豆: said of a dish, not a list
+            return []
         things += named
         naming += bool(named)
-    if naming < int(rl.word("lists")):
-        return False
-    event.set("theme", tuple(dict.fromkeys(things)), "?")
-    return True
+    return things if naming >= int(rl.word("lists")) else []
 
 
 @rule("thing-in-hand")
