@@ -1562,11 +1562,14 @@ def ever_done(r, tokens, i, rl):
 def portion_handled(r, tokens, i, rl):
     """少牢饋食禮 餕者皆祭黍祭舉, 餕者奠舉于俎, 取舉; 特牲饋食禮 佐食授舉: 舉 right after an
     act that handles or offers a thing is the portion raised (注: 舉，舉膚), a thing no term
-    names, no act of raising: the word is passed over."""
+    names, no act of raising: the word is passed over; so is 祭 after taking (有司徹 賓坐取祭以降;
+    少牢饋食禮 受祭: the portion for the offering). What is handled after it is that portion, not
+    the cup (rule unnamed-taken)."""
     if tokens[i].text not in rl.words["portion"] or not i or not r.events:
         return None
     if tokens[i - 1].of("action") != r.events[-1].kind or r.events[-1].kind not in rl.words["acts"]:
         return None
+    r.ctx.unnamed_at = len(r.ctx.history) + len(r.events)  # (in hand now: not the cup)
     return 1
 
 
