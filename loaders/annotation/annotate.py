@@ -234,7 +234,7 @@ class ClauseReader:
             self.with_.append(role)
             if prep == "by":
                 self.led.append(role)
-        elif (obj := token.of("object")) and prep == "by":
+        elif (obj := token.of("object")) and prep in ("by", "with"):  # 兼與筮執之: held with
             self.before["theme"] = obj
         elif role:
             self.subjects.append(role)

@@ -2139,10 +2139,13 @@ def noun(r, tokens, i, rl):
 @rule("together")
 def together(r, kind, tokens, i, rl) -> bool:
     """兼挾乘矢: 'together', not an act of its own; so too before a count and its act (公食大夫禮
-    兼壹祭之: one offering of them all together, 注: 兼一祭之)."""
+    兼壹祭之: one offering of them all together, 注: 兼一祭之), and before 與 and the things held
+    together with (少牢饋食禮 上佐食兼與黍以授尸; 兼與筮執之)."""
     if kind not in rl.words["act"]:
         return False
     k = i + 2 if i + 2 < len(tokens) and tokens[i + 1].text in word_class("numeral") else i + 1
+    if k < len(tokens) and tokens[k].text in rl.words["with"]:  # 兼與黍以授尸: with the millet
+        k = next((j for j in range(k + 1, len(tokens)) if "action" in tokens[j].kinds), k)
     return k < len(tokens) and r.verb_here(tokens, k)
 
 
