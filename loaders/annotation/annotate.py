@@ -120,11 +120,22 @@ class ClauseReader:
             nxt = tokens[i + 1] if i + 1 < len(tokens) else None
             return "role" in token.kinds and nxt is not None and nxt.kinds.keys() == {"object"}
         relative = (*word_class("compass"), one_word("genitive"))  # X東 …, X之Y: a noun
+        if self.dressed_facing(tokens, i):
+            return True
         if i + 2 == len(tokens) and tokens[i + 1].text == one_word("genitive"):
             return True  # 遂薦之: 之 ends the clause, the one it is done to, not X之Y
         if i + 1 < len(tokens) and tokens[i + 1].text in relative:
             return "place" not in token.kinds and "object" not in token.kinds
         return True
+
+    def dressed_facing(self, tokens: list[Token], i: int) -> bool:
+        """少牢饋食禮 宗人朝服北面: a dress worn (yl:namesThing, 朝服) before a compass word and
+        面 is the wearing, with his facing, not a place 朝服北."""
+        act = tokens[i].of("action")
+        if not act or not self.lex.has(act, "namesThing") or i + 2 >= len(tokens):
+            return False
+        face = rule_named("facing").word("face")
+        return tokens[i + 1].text in word_class("compass") and tokens[i + 2].text == face
 
     def dress_named(self, tokens: list[Token], i: int) -> bool:
         """皮弁服, 爵弁皮弁緇布冠: a word that is a thing and the act of wearing it (yl:namesThing:
