@@ -92,6 +92,20 @@ def test_place_suffix_after_an_object_at_the_clause_end_is_one_place(suffix):
     assert set(word_class("place-suffix")) == set("上下前後中")
 
 
+def test_place_inside_after_a_place_is_one_place_not_after_a_thing():
+    """annotate.py (suffix_place): 少牢饋食禮 立于户内, 户内北面拜: inside the chamber door, one
+    place as written, at the clause's end or before a facing; 以巾内拂矢 wipes inward."""
+    from yili_kg.loaders.annotation.annotate import annotate_text
+    from yili_kg.loaders.annotation.annotations import format_events
+
+    inside = word_class("place-inside")[0]
+    assert format_events(annotate_text([f"祝立于户{inside}"])[0]) == f"立 agent=祝 at=户{inside}"
+    read = format_events(annotate_text([f"主婦户{inside}北面拜"])[0])
+    assert read == f"拜 agent=主婦 at=户{inside} face=北"
+    assert "at=" not in format_events(annotate_text([f"小臣師以巾{inside}拂矢"])[0])
+    assert word_class("place-inside") == ("内",)  # (the text writes 内; 內 is read as 内)
+
+
 def test_the_reader_s_helpers_read_genitive_and_the_words_of_the_rules_they_defer_to():
     """annotate.py: X之Y of a role and a place is one place (the genitive 之); a compass word
     before 面 or 上 (the facing and upper rules' words) is not joined to the place before it;
@@ -205,3 +219,14 @@ def test_no_vocabulary_literal_in_the_annotator_s_and_tokens_code():
             and not set(node.value) <= marks
         ]
         assert words == [], (module.__name__, words)
+
+
+def test_arrangement_words_after_an_adverb_are_no_act():
+    """annotate.py (is_description): 少牢饋食禮 皆進下, 亦進下, 進腴: which end of the meat lies
+    forward on the stand, no act of going forward, after 皆 or 亦 too."""
+    from yili_kg.loaders.annotation.annotate import annotate_text
+    from yili_kg.loaders.annotation.annotations import format_events
+
+    assert {"進下", "進腴", "進末", "進腠"} <= set(word_class("arrangement"))
+    for text in ("體其載于俎，皆進下", "亦進下", "進腴"):
+        assert format_events(annotate_text(text.split("，"))[-1]) == "—"

@@ -75,7 +75,6 @@ class ClauseReader:
         self.at_marked = False  # a place introduced by 當 or 于 (a modifier clause may add it)
         self.assisting = False  # 膳宰贊授肺: the clause's acts help another's (rule assisting)
         self.helped_named = False  # 宰夫贊主人酌: the one helped named (rule assisting)
-        self.portion = False  # 上佐食綏祭: the thing handed named, no term (rule portion-handed)
         self.with_: list[str] = []  # 以賓 / 與司射 before the verb
         self.before: dict[str, str] = {}  # 自X / 由X before the verb
         self.all_ = False  # 皆 before the first act
@@ -122,11 +121,22 @@ class ClauseReader:
             nxt = tokens[i + 1] if i + 1 < len(tokens) else None
             return "role" in token.kinds and nxt is not None and nxt.kinds.keys() == {"object"}
         relative = (*word_class("compass"), one_word("genitive"))  # X東 …, X之Y: a noun
+        if self.dressed_facing(tokens, i):
+            return True
         if i + 2 == len(tokens) and tokens[i + 1].text == one_word("genitive"):
             return True  # 遂薦之: 之 ends the clause, the one it is done to, not X之Y
         if i + 1 < len(tokens) and tokens[i + 1].text in relative:
             return "place" not in token.kinds and "object" not in token.kinds
         return True
+
+    def dressed_facing(self, tokens: list[Token], i: int) -> bool:
+        """少牢饋食禮 宗人朝服北面: a dress worn (yl:namesThing, 朝服) before a compass word and
+        面 is the wearing, with his facing, not a place 朝服北."""
+        act = tokens[i].of("action")
+        if not act or not self.lex.has(act, "namesThing") or i + 2 >= len(tokens):
+            return False
+        face = rule_named("facing").word("face")
+        return tokens[i + 1].text in word_class("compass") and tokens[i + 2].text == face
 
     def dress_named(self, tokens: list[Token], i: int) -> bool:
         """皮弁服, 爵弁皮弁緇布冠: a word that is a thing and the act of wearing it (yl:namesThing:
@@ -236,7 +246,7 @@ class ClauseReader:
             self.with_.append(role)
             if prep == "by":
                 self.led.append(role)
-        elif (obj := token.of("object")) and prep == "by":
+        elif (obj := token.of("object")) and prep in ("by", "with"):  # 兼與筮執之: held with
             self.before["theme"] = obj
         elif role:
             self.subjects.append(role)
@@ -308,18 +318,28 @@ class ClauseReader:
             text += tokens[j].text
             used += 1
             j += 1
-        if (
-            used == 1
-            and j < len(tokens)
-            and tokens[j].text in word_class("place-suffix")
-            and (token.kinds.keys() & {"object", "place"})
-            and (j + 1 >= len(tokens) or (not self.events and "action" in tokens[j + 1].kinds))
-        ):
+        if used == 1 and j < len(tokens) and self.suffix_place(tokens, j):
             return self.known_place(text + tokens[j].text), 2  # 矢在弓下, 奠爵于篚下, 筵前受爵
         if used > 1:
             return self.known_place(text), used
         label = token.of("role") or self.place_or_object(token) or text
         return label, 1
+
+    def suffix_place(self, tokens: list[Token], j: int) -> bool:
+        """篚下, 弓下, 筵前, 户内: a word of place after the thing or place before it (tokens[j]),
+        at the end of the clause or before its first act; 内 only after a place (户内, not
+        以巾内拂矢: wiping inward), and before a facing too (户内西面, 户内北面拜)."""
+        token, word = tokens[j - 1], tokens[j].text
+        if word in word_class("place-inside"):
+            if not token.of("place"):
+                return False
+            face = rule_named("facing").word("face")
+            rest = "".join(t.text for t in tokens[j + 1 : j + 3])
+            if rest[:1] in word_class("compass") and rest[1:2] == face:
+                return True
+        elif word not in word_class("place-suffix") or not token.kinds.keys() & {"object", "place"}:
+            return False
+        return j + 1 >= len(tokens) or (not self.events and "action" in tokens[j + 1].kinds)
 
     def known_place(self, text: str) -> str:
         return self.lex.forms["place"].get(text, text)
@@ -441,7 +461,8 @@ class ClauseReader:
         named, at, sentence = self.ctx.named_things
         since = at if named and sentence == self.ctx.sentence else None
         listed = self.ctx.listed[1]  # 米百筥，設于門外: not the silk handled before the list
-        recent = self.ctx.history[max(since or 0, listed, len(self.ctx.history) - 6) :]
+        start = max(since or 0, listed, self.ctx.unnamed_at, len(self.ctx.history) - 6)
+        recent = self.ctx.history[start:]  # 取肝…嚌之: the liver, not the cup held before
         for _, earlier in reversed([*recent, *(("", e) for e in self.events[:-1])]):
             if "theme" in earlier.fields and not self.in_hand(earlier):
                 if self.is_a(earlier.kind, worn):
@@ -664,12 +685,14 @@ class ClauseReader:
 
 def is_description(text: str) -> bool:
     """A clause that measures or places a thing (南北以堂深, 東西當東榮; 楅長如笴: its length),
-    lists the pieces played (周南關雎葛覃卷耳), or is only the way things are laid out (南陳):
+    lists the pieces played (周南關雎葛覃卷耳), or is only the way things are laid out (南陳;
+    after an adverb too: 皆進下, 亦進下):
     no act."""
     return (
         text.startswith(word_class("description"))
         or text.startswith(word_class("pieces"))
         or text in word_class("arrangement")
+        or (text[:1] in word_class("adverb") and text[1:] in word_class("arrangement"))
         or any(word in text[1:] for word in word_class("length"))
     )
 

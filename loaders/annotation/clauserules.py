@@ -746,6 +746,29 @@ def place_beyond(r, tokens, i, rl):
     return len(tokens) - i
 
 
+@rule("written-relative-place")
+def written_relative_place(r, tokens, i, rl):
+    """少牢饋食禮 肵俎在羊俎之北, 設于薦豆之北, 三鼎在羊鑊之西; 有司徹 司馬在羊鼎之東, 設于初籩之南;
+    大射儀 尊士旅食于西鑮之南: right after 于 or 在, two or three words (things, places, a compass
+    word, words no term names, a word that is also an act used of the thing: 薦豆) then 之 and a
+    word of relative place ending the clause are one place as written, not the last thing's side
+    alone (俎之北)."""
+    if not i or tokens[i - 1].text not in rl.words["at"] or not r.events:
+        return None
+    span, rest = tokens[i:-2], tokens[-2:]
+    if len(rest) < 2 or rest[0].text != rl.word("of") or rest[1].text not in word_class("relative"):
+        return None
+    if not int(rl.word("shortest")) <= len(span) <= int(rl.word("longest")):
+        return None
+    stops = (*word_values("preposition"), rl.word("of"), *word_class("negation"), *rl.words["not"])
+    if any(t.of("role") or t.text in stops for t in span):
+        return None  # (主人之北: a person's side, rule relative-place)
+    if not span[-1].kinds.keys() & {"object", "place"} and span[-1].kinds:
+        return None
+    r.place_here(r.known_place("".join(t.text for t in tokens[i:])))
+    return len(tokens) - i
+
+
 @rule("dipped-in")
 def dipped_in(r, tokens, i, rl):
     """有司徹 右取菹㨎于醢, 取肝㨎于鹽; 公食大夫禮 以辯擩于醢: 㨎 (擩, to dip, 注: 擩猶染也), which
@@ -997,6 +1020,24 @@ def numeral_companion(r, tokens, i, rl):
     return None
 
 
+@rule("cover-named")
+def cover_named(r, tokens, i, rl):
+    """少牢饋食禮 乃啓二尊之蓋冪; 公食大夫禮 記 簠有蓋冪: 蓋冪 after 之 (the cover of the vessels
+    named) or 有 (a vessel that has a cover) is the cover, a thing, not putting it on (rule
+    cover-on): after 之, the theme of the act before; after 有, no act."""
+    nxt = _next(tokens, i)
+    if tokens[i].text not in rl.words["cover"] or tokens[i].kinds or not i or nxt is None:
+        return None
+    thing = nxt.of("object")
+    if thing not in rl.words["thing"] or tokens[i - 1].text not in rl.words["after"]:
+        return None
+    if tokens[i - 1].text == rl.word("of") and r.events:
+        event = r.events[-1]
+        kept = tuple(t for t in event.fields.get("theme", ()) if t != tokens[i - 2].of("object"))
+        event.set("theme", (*kept, thing))  # 二尊之蓋冪: the cover, not the vessels
+    return 2
+
+
 @rule("change-cup")
 def change_cup(r, tokens, i, rl):
     """則降更觶洗: 更 and a cup is taking another cup (更爵), that cup its theme (注: 言更觶，
@@ -1090,57 +1131,6 @@ def act_as_thing(r, tokens, i, rl):
     return 2
 
 
-@rule("portion-handled")
-def portion_handled(r, tokens, i, rl):
-    """有司徹 賓坐取祭以降, 司宮埽祭; 特牲饋食禮 受祭祭之, 執祭以降: 祭 right after an act of
-    taking, holding or sweeping is what it handles, the portions set aside for the offering
-    (注: 取祭…祭脯肺; 埽豆閒之祭), not an offering made."""
-    if tokens[i].of("action") != rl.word("offer") or i == 0 or not r.events:
-        return None
-    if (
-        tokens[i - 1].of("action") not in rl.words["handles"]
-        or r.events[-1].kind not in rl.words["handles"]
-    ):
-        return None
-    return 1
-
-
-@rule("portion-handed")
-def portion_handed(r, tokens, i, rl):
-    """有司徹 上佐食綏祭; 特牲饋食禮 佐食挼祭, 佐食授挼祭; 少牢 上佐食綏祭: 綏 (挼, 墮) and 祭
-    after the one named is his handing the portion to the one who holds the cup, to offer it
-    (注: 綏皆當作挼，挼讀為藏其隋之隋), not his own offering; after 授, the thing handed."""
-    nxt = _next(tokens, i)
-    if tokens[i].text not in rl.words["hand"] or tokens[i].kinds or nxt is None:
-        return None
-    if nxt.of("action") != rl.word("offer"):
-        return None
-    if r.events:
-        return 2 if r.events[-1].kind == rl.word("give") else None  # 佐食授挼祭: the thing
-    if not r.subjects:
-        return None  # 其綏祭: the holder's own, as the review reads it (left)
-    event = r.new_event(rl.word("give"))
-    r.portion = True  # the portion is the thing handed, not the cup in hand (thing-in-hand)
-    holder = _cup_holder_now(r, rl)
-    if holder and not set(holder) & set(r.subjects):
-        event.set("to", holder, "?")
-    return 2
-
-
-def _cup_holder_now(r, rl: Rule) -> tuple[str, ...]:
-    """Who holds the cup now: the last who bowed to receive it (拜受) or was offered it (獻, 酢
-    to one person named) within the last acts, not drained since."""
-    for _, earlier in reversed(r.ctx.history[-int(rl.word("within")) :]):
-        if earlier.kind in rl.words["drained"]:
-            return ()
-        if earlier.kind in rl.words["received"] and earlier.get("neg") != "1":
-            return earlier.agent
-        to = earlier.fields.get("to", ())
-        if earlier.kind in rl.words["offerings"] and len(to) == 1 and not earlier.marks.get("to"):
-            return to
-    return ()
-
-
 @rule("one-more")
 def one_more(r, tokens, i, rl):
     nxt = _next(tokens, i)
@@ -1173,7 +1163,8 @@ def _bare_preposition(tokens, i) -> bool:
 def owners_officers(r, tokens, i, rl):
     """大射儀 宰夫有司薦 (注: 宰夫有司，宰夫之吏也); 特牲饋食禮 記 公有司門西: a person right
     before 有司 with nothing between is whose officers they are: the 有司 are the subject, not
-    he with them."""
+    he with them; so is one right before 贊者, whose helper he is (有司徹 司士贊者亦合執二俎以從;
+    宰夫贊者取白黑以授尸; 少牢饋食禮 有司贊者取爵于篚以升)."""
     nxt = _next(tokens, i)
     if r.events or not tokens[i].of("role") or nxt is None or nxt.text not in rl.words["officers"]:
         return None
@@ -1679,6 +1670,156 @@ def whose_thing(r, tokens, i, rl):
         return None
     r.events[-1].set("theme", thing)
     return j + 1 - i
+
+
+@rule("whose-portion")
+def whose_portion(r, tokens, i, rl):
+    """舉尸牢幹, 舉尸一魚, 受尸牢肺正脊: after an act that lifts or receives a portion, a role
+    followed by a word that tells which portion (牢, 腊, a numeral: no person, act or place) is
+    whose the portion is, not the one it is lifted to: the role is passed over, and what
+    follows is read as the thing."""
+    nxt = _next(tokens, i)
+    if not (tokens[i].of("role") and i and r.events and "action" in tokens[i - 1].kinds):
+        return None
+    if r.events[-1].kind not in rl.words["acts"] or nxt is None or r.prep is not None:
+        return None
+    if nxt.kinds.keys() & {"role", "action", "place"}:
+        return None
+    if is_function_word(nxt.text) and nxt.text not in word_class("numeral"):
+        return None
+    return 1
+
+
+@rule("portion-name")
+def portion_name(r, tokens, i, rl):
+    """舉肺一, 祭肺三, 嚌肺一, 橫脊一: in a list of the portions of a stand or a 鼎 (each thing
+    followed by how many), an act word right before the thing and its count names the portion
+    (the lung to raise, to offer, to taste; the crosswise spine), no act: the word is passed
+    over and the thing read as one of the list."""
+    if tokens[i].text not in rl.words["names"] or "action" not in tokens[i].kinds:
+        return None
+    j = i + 1
+    while j < len(tokens) and not tokens[j].kinds and tokens[j].text in rl.words["animals"]:
+        j += 1  # 嚌羊肺一: the sheep's lung
+    k = j
+    while k < len(tokens) and set(tokens[k].kinds) == {"object"}:
+        k += 1
+    if k == j or k >= len(tokens) or tokens[k].text not in word_class("numeral"):
+        return None
+    return 1 if all(_list_item(t, rl.words["names"]) for t in tokens[:i]) else None
+
+
+def _list_item(token, names) -> bool:
+    """A word of a list of portions: a thing, a count, a word no term names (臑折: cut), not a
+    person, an act (but a portion's name before) or a function word (以柶祭醴三: offered three
+    times, with the spoon)."""
+    if token.text in word_class("numeral") or token.text in names:
+        return True
+    return not is_function_word(token.text) and not token.kinds.keys() & {"role", "action"}
+
+
+@rule("brought-to-person")
+def brought_to_person(r, tokens, i, rl):
+    """司士進一敦黍于上佐食, 進一鉶于上餕, 進二豆湇于兩下: after an act of going to or bringing
+    (yl:goalObject, a person after it its recipient: 進), a thing before 于 and a person (or
+    words no term names) ending the clause is what is brought to him, the theme, not where he
+    goes."""
+    thing = tokens[i].of("object")
+    if not (thing and r.events and r.prep is None and "place" not in tokens[i].kinds):
+        return None
+    kind = r.events[-1].kind
+    if not (r.lex.has(kind, "goalObject") and r.lex.has(kind, "roleIsRecipient")):
+        return None
+    rest = tokens[i + 1 :]
+    at = next((k for k, t in enumerate(rest) if t.text in rl.words["yu"]), None)
+    if at is None or at + 1 >= len(rest):
+        return None
+    if any(t.kinds.keys() - {"object"} for t in rest[:at]):
+        return None  # (only the things brought before 于)
+    after = rest[at + 1 :]
+    if not (after[0].of("role") or all(not t.kinds for t in after)):
+        return None
+    r.events[-1].set("theme", (*r.events[-1].fields.get("theme", ()), thing))
+    return 1
+
+
+@rule("eats")
+def eats(r, tokens, i, rl):
+    """尸又食, 又食, 食胾, 食舉, 乃皆食, 然後食: 食 where the clause's act stands (after only its
+    subjects and adverbs, before the food or nothing) is eating, the act 飯 (注: 或言食，或言
+    飯，食大名，小數曰飯); 舉 after it is the portion eaten, no act. Not a meal named after an
+    act or 之 (揖食, 賜之食, 俟君之食), nor 食 in a longer name (將食者, 饋食之禮)."""
+    if tokens[i].text != rl.word("eat") or tokens[i].kinds or r.events:
+        return None
+    lead = "".join(t.text for t in tokens[:i] if not t.of("role"))
+    words = [t.text for t in tokens[:i] if not t.of("role")]
+    if not (lead in rl.words["lead"] or all(w in word_class("adverb") for w in words)):
+        return None
+    rest = tokens[i + 1 :]
+    if len(rest) > 1 or (rest and rest[0].text in word_values("preposition")):
+        return None
+    if rest and is_function_word(rest[0].text) and rest[0].text not in rl.words["portion"]:
+        return None
+    r.verb(rl.word("act"), tokens, i)
+    return 2 if rest and rest[0].text in rl.words["portion"] else 1
+
+
+@rule("portion-handed")
+def portion_handed(r, tokens, i, rl):
+    """少牢饋食禮 上佐食以綏祭, 上佐食綏祭; 有司徹 上佐食綏祭: 綏祭 (綏 read as 堕, the portion
+    taken for the offering: 注 綏…讀為堕) done by the 佐食, who offers nothing himself, is his
+    handing the portion to the one at the cup, who offers it (右受佐食，坐祭之; 受祭，祭之): 授,
+    to the last who received the cup with a bow, implied. The portion is a thing no term
+    names: what is handed and received after it is that (rule unnamed-taken), not the cup.
+    After 授 (特牲饋食禮 佐食授挼祭) it is the thing handed, no second act."""
+    nxt = _next(tokens, i)
+    if tokens[i].text not in rl.words["portion"] or tokens[i].kinds:
+        return None
+    if nxt is None or nxt.of("action") != rl.word("offer") or _next(tokens, i, 2) is not None:
+        return None
+    if r.events:  # 特牲饋食禮 佐食授挼祭: after 授, the thing handed, one 授
+        return 2 if r.events[-1].kind == rl.word("act") else None
+    if not r.subjects or not set(r.subjects) <= set(rl.words["givers"]):
+        return None
+    event = r.new_event(rl.word("act"))
+    holder = next(
+        (
+            e.agent
+            for _, e in reversed(r.ctx.history[-int(rl.word("within")) :])
+            if e.kind in rl.words["received"] and e.agent and not set(e.agent) & set(r.subjects)
+        ),
+        (),
+    )
+    if holder:
+        event.set("to", holder, "?")
+    r.ctx.unnamed_at = len(r.ctx.history)  # the portion, a thing no term names, in hand now
+    return 2
+
+
+@rule("ever-done")
+def ever_done(r, tokens, i, rl):
+    """聘禮 下大夫嘗使至者: 嘗 right before another act is 'once, ever' (the 大夫 who was once sent
+    there), no tasting: the word is passed over."""
+    nxt = _next(tokens, i)
+    if tokens[i].text not in rl.words["once"] or nxt is None or "action" not in nxt.kinds:
+        return None
+    return 1
+
+
+@rule("portion-handled")
+def portion_handled(r, tokens, i, rl):
+    """少牢饋食禮 餕者皆祭黍祭舉, 餕者奠舉于俎, 取舉; 特牲饋食禮 佐食授舉: 舉 right after an
+    act that handles or offers a thing is the portion raised (注: 舉，舉膚), a thing no term
+    names, no act of raising: the word is passed over; so is 祭 after taking, receiving, holding
+    or sweeping (有司徹 賓坐取祭以降, 司宮埽祭; 少牢饋食禮 受祭; 特牲饋食禮 執祭以降: the portions
+    for the offering). What is handled after it is that portion, not the cup (rule
+    unnamed-taken)."""
+    if tokens[i].text not in rl.words["portion"] or not i or not r.events:
+        return None
+    if tokens[i - 1].of("action") != r.events[-1].kind or r.events[-1].kind not in rl.words["acts"]:
+        return None
+    r.ctx.unnamed_at = len(r.ctx.history) + len(r.events)  # (in hand now: not the cup)
+    return 1
 
 
 @rule("whose-unnamed")
@@ -2295,10 +2436,13 @@ def noun(r, tokens, i, rl):
 @rule("together")
 def together(r, kind, tokens, i, rl) -> bool:
     """兼挾乘矢: 'together', not an act of its own; so too before a count and its act (公食大夫禮
-    兼壹祭之: one offering of them all together, 注: 兼一祭之)."""
+    兼壹祭之: one offering of them all together, 注: 兼一祭之), and before 與 and the things held
+    together with (少牢饋食禮 上佐食兼與黍以授尸; 兼與筮執之)."""
     if kind not in rl.words["act"]:
         return False
     k = i + 2 if i + 2 < len(tokens) and tokens[i + 1].text in word_class("numeral") else i + 1
+    if k < len(tokens) and tokens[k].text in rl.words["with"]:  # 兼與黍以授尸: with the millet
+        k = next((j for j in range(k + 1, len(tokens)) if "action" in tokens[j].kinds), k)
     return k < len(tokens) and r.verb_here(tokens, k)
 
 
@@ -2443,6 +2587,24 @@ def set_where(r, kind, tokens, i, rl) -> bool:
         return False  # 膳尊兩甒在南: the vessels of the ruler's wine are in the south (a state)
     r.prep = "to"
     return True
+
+
+def _meat_named_before(tokens) -> bool:
+    """髀不升: the clause opens with a word no term names, then only a negation."""
+    if not tokens or tokens[0].kinds or is_function_word(tokens[0].text):
+        return False
+    return all(t.text in word_class("negation") for t in tokens[1:])
+
+
+def _meat_put_before(r, rl) -> bool:
+    """Meat was put in earlier in the paragraph: loaded (載), or into the 鼎 (not 實觶, a cup
+    filled)."""
+    vessel = rl.word("vessel")
+    return any(
+        paragraph_of(pid) == r.ctx.paragraph
+        and (e.kind == rl.word("load") or vessel in e.fields.get("dest", ()))
+        for pid, e in r.ctx.history
+    )
 
 
 @rule("new-event")
@@ -4648,7 +4810,8 @@ def _held(r, rl, index: int, within: int, doer: set) -> list:
     thing is declined to, 辭一席: the host is not handed the mat). Anyone's thing from an
     earlier paragraph only among the last few acts (宰右執鐙: not the 鼎 laid out before)."""
     near = len(r.ctx.history) - int(rl.word("other-paragraph"))
-    listed = r.ctx.listed[1]  # 鼎二七，…設于阼階前: not the cover laid before the list
+    listed = max(r.ctx.listed[1], r.ctx.unnamed_at)  # 鼎二七，…設于阼階前: not the cover laid
+    # before the list; 取肝…加于菹豆: not the cup held before a thing no term names was taken
     recent = [
         e
         for n, (cid, e) in enumerate(r.ctx.history[-within:], max(0, len(r.ctx.history) - within))
@@ -4669,6 +4832,103 @@ def _held(r, rl, index: int, within: int, doer: set) -> list:
     ]
 
 
+@rule("unnamed-taken")
+def unnamed_taken(r, subjects, rl) -> bool:
+    """右兼取肝, 上佐食舉尸一魚, 上佐食舉尸牢幹: taking up a thing no term names (the word right
+    after the act, or after whose portion it is: a person and 牢, 腊, a numeral) puts that thing
+    in hand: a thing or 之 implied after it (受, 嚌之, 加于俎) is that one, unnamed, not the cup
+    or dish handled before it (the carry of things stops there, rule thing-in-hand); also when
+    the act holds it in a vessel named before it (宰夫以籩受嗇黍。主人嘗之: the millet)."""
+    for event in r.events:
+        if event.kind not in rl.words["takes"]:
+            continue
+        tokens = tokenize(r.ctx.clause_text, r.lex)
+        verb = next((k for k, t in enumerate(tokens) if t.of("action") == event.kind), None)
+        if verb is None:
+            continue
+        named = {t.of("object") for t in tokens[verb + 1 :] if t.of("object")}
+        if set(event.fields.get("theme", ())) & named:
+            continue  # (舉尸牢肺正脊: the things named after the act, in hand)
+        rest = tokens[verb + 1 :]
+        if rest and rest[0].of("role"):  # 舉尸一魚: whose portion
+            rest = rest[1:]
+        while rest and rest[0].text in word_class("numeral"):
+            rest = rest[1:]
+        if rest and not rest[0].kinds and not is_function_word(rest[0].text):
+            held = "theme" in event.fields  # (以籩受嗇黍: the vessel it is held in, not it)
+            r.ctx.unnamed_at = len(r.ctx.history) + r.events.index(event) + held
+            return True
+    return False
+
+
+@rule("zhu-thing-gloss")
+def zhu_thing_gloss(r, subjects, rl) -> bool:
+    """士相見禮 徧嘗膳〔注：膳謂進庶羞〕: a thing of the clause that the 注 glosses as meaning
+    another (W謂…X, up to the gloss's end), one thing the ontology names, is that thing: the
+    dishes tasted, not the ruler's wine the word names elsewhere."""
+    if not r.ctx.notes:
+        return False
+    note, done = r.ctx.notes[0], False
+    for event in r.events:
+        themes = list(event.fields.get("theme", ()))
+        for k, thing in enumerate(themes):
+            at = note.find(thing + rl.word("means"))
+            if at < 0 or thing not in r.ctx.clause_text:
+                continue
+            gloss = re.split(rl.word("ends"), note[at + len(thing) + 1 :])[0]
+            meant = {t.of("object") for t in tokenize(gloss, r.lex) if t.of("object")}
+            if len(meant) == 1 and thing not in meant:
+                themes[k] = meant.pop()
+                event.set("theme", tuple(themes), event.marks.get("theme"))
+                done = True
+    return done
+
+
+@rule("listed-put-in")
+def listed_put_in(r, subjects, rl) -> bool:
+    """肩臂臑膞骼，正脊一…代脅一，…腸三胃三舉肺一祭肺三，實于一鼎: an act that handles a thing
+    and names none, right after clauses of its sentence that only list things (no act since
+    the sentence's last one), handles all the things they list (implied), not only the last
+    clause's nor one handled before the list."""
+    if subjects or not r.events or r.ctx.clause_text.startswith(rl.words["generic"]):
+        return False
+    event = r.events[0]
+    if "theme" in event.fields or not (
+        r.lex.has(event.kind, "handlesThing") or event.kind in rl.words["also"]
+    ):
+        return False
+    last = r.ctx.history[-1][0] if r.ctx.history else ""
+    ids = [c for c in r.ctx.texts if sentence_of(c) == r.ctx.sentence][:-1]
+    if last in ids:
+        ids = ids[ids.index(last) + 1 :]
+    tokens = tokenize(r.ctx.clause_text, r.lex)
+    verb = next((k for k, t in enumerate(tokens) if t.of("action") == event.kind), None)
+    if verb is None or verb + 1 >= len(tokens) or tokens[verb + 1].text not in rl.words["to"]:
+        return False  # 實于一鼎: straight to where it goes, no thing named
+    things = _listed_things(r, rl, ids)
+    if not things:
+        return False
+    goal = {t.of("object") for t in tokens[verb + 1 :]}  # 侑俎…載于一俎: not the stand itself
+    event.set("theme", tuple(dict.fromkeys(t for t in things if t not in goal)), "?")
+    return True
+
+
+def _listed_things(r, rl, ids: list[str]) -> list[str]:
+    """The things the clauses ``ids`` list, when each names none or only lists (things, counts,
+    words no term names) and at least the rule's ``lists`` of them name things (a list of
+    several, not one count: 鼎二七); else none (有醢，亦用瓦豆: said of a dish, not a list)."""
+    things: list[str] = []
+    naming = 0
+    for c in ids:
+        listed = tokenize(r.ctx.texts[c], r.lex)
+        named = [str(t.of("object")) for t in listed if t.of("object") and not t.of("action")]
+        if named and not all(_list_item(t, rl.words["names"]) for t in listed):
+            return []
+        things += named
+        naming += bool(named)
+    return things if naming >= int(rl.word("lists")) else []
+
+
 @rule("thing-in-hand")
 def thing_in_hand(r, subjects, rl) -> bool:
     """坐奠于薦南, 授主人, 反奠于豐上: an act that always handles a thing (yl:handlesThing) and
@@ -4685,7 +4945,7 @@ def thing_in_hand(r, subjects, rl) -> bool:
             continue
         if _meat_raised(r, event):
             continue  # 司馬升羊右胖, 合升, 髀不升: the meat, named by no term or implied
-        if r.portion or _names_unnamed_thing(r, event) or (unnamed and event in r.carried):
+        if _names_unnamed_thing(r, event) or (unnamed and event in r.carried):
             unnamed = True  # 士受馬以出: the horse he goes out with, not the silk handled before
             continue
         doer = set(event.agent)
@@ -4755,11 +5015,20 @@ def _names_unnamed_thing(r, event) -> bool:
     """The act's clause names its thing right after the verb by a word no term names nor is a
     function word (聘禮 士受馬, 大夫二手授栗; 公食大夫禮 宰右執鐙): that thing, not one carried."""
     tokens = tokenize(r.ctx.clause_text, r.lex)
+    acts = [k for k, t in enumerate(tokens) if t.of("action")]
     for k, token in enumerate(tokens[:-1]):
-        if token.of("action") == event.kind:
-            nxt = tokens[k + 1]
+        if token.of("action") == event.kind or (acts == [k] and len(r.events) == 1):
+            nxt = tokens[k + 1]  # (the one verb of the clause, its act read anew: 升羊 → 實)
             return not nxt.kinds and not is_function_word(nxt.text) and len(nxt.text) == 1
-    return False
+    return _fronted_unnamed(tokens, acts)
+
+
+def _fronted_unnamed(tokens, acts: list[int]) -> bool:
+    """髀不升: a word no term names opening the clause, then a negation and its one verb: the
+    thing (not) handled, named, not one carried."""
+    if acts != [2] or tokens[0].kinds or is_function_word(tokens[0].text):
+        return False
+    return tokens[1].text in word_class("negation")
 
 
 def _first_since(r, at: int) -> bool:

@@ -72,6 +72,7 @@ class Context:
     thing_going: tuple | None = None  # 俎由東壁: the thing, its way, the sentence (thing-goes)
     named_things: tuple[tuple[str, ...], int, str] = ((), 0, "")  # 楅，髹: named alone (where)
     listed: tuple[tuple[str, ...], int, str] = ((), -1, "")  # 鼎二七, 米百筥: things listed (where)
+    unnamed_at: int = -1  # 右兼取肝: where in the history a thing no term names was taken up
     offered: set[str] = field(default_factory=set)  # those offered to (獻X)
     trace: list[str] = field(default_factory=list)  # ids of the rules applied (for the tests)
     notes: tuple[str, ...] = ()  # the 注 on the clause being read, without the marks
@@ -824,6 +825,23 @@ def receives_handed(reader, event, text, rl) -> bool:
         return False
     event.set("agent", taker, "^")
     return True
+
+
+@rule("eater-eats")
+def eater_eats(reader, event, text, rl) -> bool:
+    """尸又食, 乃皆食: eating (飯) naming no one is by those who last ate, tasted or offered food
+    (飯, 嚌, 祭), among the last acts: the 尸 served, not the 佐食 who laid the portion on the
+    stand after it (少牢饋食禮 佐食受，加于肵，橫之。又食 → 尸^); 皆 (all of them) after one
+    person alone leaves the eaters unnamed."""
+    if event.kind not in rl.words["eat"]:
+        return False
+    doer = last_doer(reader, rl, lambda kind: kind in rl.words["food-acts"])
+    if rl.word("all") in text and len(doer) == 1 and not reader.lex.has(doer[0], "collective"):
+        event.no_doer()  # 皆食 after one alone: the several who eat are not named
+        return True
+    if doer:
+        event.set("agent", doer, "^")
+    return bool(doer)
 
 
 @rule("finisher-of-act")
@@ -2187,6 +2205,16 @@ def handed_then_sent(pid, events, lexicon, ctx, rl) -> bool:
                 event.set("to", sent.fields["to"], "?")
                 found = True
     return found
+
+
+def _handed_to_another(ctx: Context, rl: Rule, event: Event) -> bool:
+    """The one guessed as the receiver's party (to=X?) handed the cup to a third just before
+    (祝酌授尸: X the 祝, the cup given to the 尸)."""
+    guessed = set(event.fields.get("to", ()))
+    for _, earlier in reversed(ctx.history[-int(rl.word("within")) :]):
+        if earlier.kind in rl.words["give"] and guessed & set(earlier.agent):
+            return not set(earlier.fields.get("to", ())) & (guessed | set(event.agent))
+    return False
 
 
 @rule("handed-to-receiver")
