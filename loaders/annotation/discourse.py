@@ -844,6 +844,22 @@ def eater_eats(reader, event, text, rl) -> bool:
     return bool(doer)
 
 
+@rule("lifter-lifts")
+def lifter_lifts(reader, event, text, rl) -> bool:
+    """士虞禮 又三飯。舉肩 / 舉胳: lifting a portion (舉) naming no one, right after the eater
+    ate or offered (飯, 祭), is by the one who last lifted a portion for him (佐食舉肺脊授尸,
+    佐食舉魚腊), not the eater carried over."""
+    history = reader.ctx.history
+    if event.kind != rl.word("lift") or not history or history[-1][1].kind not in rl.words["eat"]:
+        return False
+    eater = set(history[-1][1].agent)
+    lifter = last_doer(reader, rl, lambda kind: kind == rl.word("lift"))
+    if not eater or not lifter or set(lifter) & eater:
+        return False
+    event.set("agent", lifter, "?")
+    return True
+
+
 @rule("finisher-of-act")
 def finisher_of_act(reader, event, text, rl) -> bool:
     """卒X without a subject (卒盥, 卒洗): by the agent of the last X (or a kind of X: 拾發 is a
@@ -1845,6 +1861,22 @@ def _offerer(ctx: Context, to: tuple[str, ...]) -> tuple[str, ...]:
         if not set(agents) & set(to):
             return agents
     return ()
+
+
+@rule("tasted-drink")
+def tasted_drink(pid, events, lexicon, ctx, rl) -> bool:
+    """士虞禮 尸嘗醴, 嘗之 (the 酒 he offered): 嘗, tasting (an altLabel of 嚌), of a drink is
+    sipping it, 啐 (啐，嘗也), as 少牢饋食禮 尸祭酒，啐酒; 嘗 of food (嘗鉶) stays 嚌."""
+    if rl.word("taste") not in ctx.clause_text:
+        return False
+    done = False
+    for event in events:
+        if event.kind != rl.word("food") or event.modifier:
+            continue
+        if set(event.fields.get("theme", ())) & set(rl.words["drinks"]):
+            event.kind = rl.word("drink")
+            done = True
+    return done
 
 
 # -- after a clause ---------------------------------------------------------------------------
