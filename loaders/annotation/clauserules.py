@@ -4978,18 +4978,33 @@ def _brought_to(r, rl, event) -> tuple[str, ...]:
     if event.kind not in rl.words["receive"] or not event.agent:
         return ()
     recent = r.ctx.history[-int(rl.word("brought-within")) :]
-    for pid, earlier in reversed(recent):
+    for k in range(len(recent) - 1, -1, -1):
+        pid, earlier = recent[k]
         if paragraph_of(pid) != r.ctx.paragraph:
             break
         if set(earlier.agent) & set(event.agent):
             continue
         if earlier.kind in rl.words["brings"] and earlier.fields.get("theme"):
-            if earlier.marks.get("theme"):
+            if earlier.marks.get("theme") and not _lifted_then_handed(recent[:k], earlier, rl):
                 return ()  # (what he holds out only implied: left to the thing in hand)
             return tuple(earlier.fields["theme"])
         if earlier.agent and earlier.kind not in rl.words["follow"]:
             break  # (執豕鉶以從: what he holds as he follows)
     return ()
+
+
+def _lifted_then_handed(before, handed, rl) -> bool:
+    """士虞禮 佐食舉肺脊授尸。尸受: the thing handed, implied, is what the same man lifted or held,
+    named, in the act just before it: what the receiver takes (rule thing-in-hand)."""
+    if not before:
+        return False
+    lifted = before[-1][1]
+    return (
+        lifted.agent == handed.agent
+        and lifted.kind in rl.words["brings"]
+        and not lifted.marks.get("theme")
+        and lifted.fields.get("theme") == handed.fields.get("theme")
+    )
 
 
 def _just_received(r, rl, event) -> tuple[str, ...]:
