@@ -11,7 +11,10 @@ which stay whole inside the clause that introduces them (曰：「某御于子�
 鄉射禮's base text keeps them (乃席賓、主人、介: one act, three recipients; 賓、主人、大夫揖: three
 agents of one salute), so its place is dropped with the other characters' punctuation.
 Where the two texts disagree the Kanripo characters stay; every stretch that does not align
-is reported (:attr:`Projection.stretches`, shown by ``yili-kg collate``).
+is reported (:attr:`Projection.stretches`, shown by ``yili-kg collate``). A mark aligned with
+the character before characters only the Kanripo has lands before them, whichever side they
+belong to: where that is wrong, ``corpus/break-corrections.tsv`` sets the break by hand
+(:func:`corrected_breaks`).
 
 >>> marked("主人戒賓，賓出迎。曰：「請。」")[0]
 '主人戒賓賓出迎曰請'
