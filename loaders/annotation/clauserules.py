@@ -1602,6 +1602,14 @@ def one_of_group(r, tokens, i, rl):
             group = r.group_just_named()
             if group:
                 r.subjects.append(group)
+            elif (
+                token.text != rl.word("single")
+                and r.ctx.clause_text.startswith(token.text)
+                and i + 1 < len(tokens)
+                and tokens[i + 1].of("action")
+                and tokens[i + 1].text not in rl.words["helps"]
+            ):
+                r.subjects.append(token.of("role"))  # 有司徹 二人洗觶: the two, no group before
         return 1
     if token.text == rl.word("single"):
         r.subjects.append(rl.word("raiser"))  # 一人舉觶 (注: 一人，主人之吏)
@@ -2580,11 +2588,23 @@ def person_pronoun(r, subjects, rl) -> bool:
     if named:  # the one 之 stands for is in the text: not implied
         event.set("to", named)
         return True
-    other = r.other_party(event)
+    other = _just_called(r, event, rl) or r.other_party(event)
     if other:
         event.set("to", other, "?")
         return True
     return False
+
+
+def _just_called(r: ClauseReader, event: Event, rl: Rule) -> tuple[str, ...]:
+    """有司徹 乃升長賓。侑酬之: the one just called up (作, 升 a person: yl:takesRole … the
+    last act, its person named), by another, is the one 之 stands for, not that caller."""
+    if not r.ctx.history:
+        return ()
+    _, last = r.ctx.history[-1]
+    to = last.fields.get("to", ())
+    if last.kind not in rl.words["calls"] or not to or last.marks.get("to"):
+        return ()
+    return to if not set(to) & set(event.agent) else ()
 
 
 def _named_in_clause(r: ClauseReader, event: Event) -> tuple[str, ...]:
@@ -3244,7 +3264,13 @@ def bow_to_offerer(r, subjects, rl) -> bool:
         receives = event.kind in rl.words["receive"] or _receives_next(r, rl)
         if not receives and not _drained(r, event.agent, rl):
             continue
-        offerer = _addressed_by(r, event.agent, rl) if receives else _offerer_of(r, event.agent)
+        offerer = (
+            _addressed_by(r, event.agent, rl)
+            if receives
+            else _offerer_of(r, event.agent, rl.words["pledges"])
+        )
+        if not offerer and not receives:
+            offerer = _received_from(r, event.agent, rl)
         if offerer:
             event.set("to", offerer, "?")
             done = True
@@ -3281,14 +3307,31 @@ def _addressed_by(r: ClauseReader, agent: tuple[str, ...], rl: Rule) -> tuple[st
         to = set(earlier.fields.get("to", ()))
         if r.lex.has(earlier.kind, "offering") and set(agent) <= to:
             return earlier.agent
+        if earlier.kind in rl.words["hands"] and to and not set(agent) & to:
+            return earlier.fields["to"]  # 祝酌授尸。賓拜受爵: the 尸 holds it and gives it
         if earlier.kind in rl.words["gives"] and (not to or set(agent) <= to):
             return earlier.agent
     return ()
 
 
-def _offerer_of(r: ClauseReader, agent: tuple[str, ...]) -> tuple[str, ...]:
+def _received_from(r: ClauseReader, agent: tuple[str, ...], rl: Rule) -> tuple[str, ...]:
+    """有司徹 主人…獻尸。尸北面拜受爵 …(the stands loaded, the dishes served)… 尸…啐酒，興，坐奠爵，
+    拜: with the offering too far back, the one ``agent`` last received the cup from with a bow
+    (拜受, its recipient), within a longer stretch: he drinks that cup."""
+    for _, earlier in reversed(r.ctx.history[-int(rl.word("received-within")) :]):
+        if r.lex.has(earlier.kind, "offering") and earlier.get("neg") != "1":
+            return ()  # 燕禮 卒受者…西階上酬士…大夫立卒爵，不拜: a pledge made since
+        if earlier.kind in rl.words["receive"] and earlier.agent == agent:
+            return earlier.fields.get("to", ()) if earlier.get("neg") != "1" else ()
+    return ()
+
+
+def _offerer_of(
+    r: ClauseReader, agent: tuple[str, ...], pledges: tuple[str, ...] = ()
+) -> tuple[str, ...]:
     """The agent of the last offering (獻, 酬, 酢) made to ``agent``, or to a group he is of
-    (yl:hasMember: 獻工 … 一人拜受爵, 注: 謂大師也)."""
+    (yl:hasMember: 獻工 … 一人拜受爵, 注: 謂大師也); or, when he pledged (酬) someone since, that
+    one, to whom he drinks first."""
     for _, earlier in reversed(r.ctx.history[-40:]):
         if not r.lex.has(earlier.kind, "offering") or not earlier.agent:
             continue
@@ -3296,6 +3339,8 @@ def _offerer_of(r: ClauseReader, agent: tuple[str, ...]) -> tuple[str, ...]:
         offered = {*to, *(m for g in to for m in r.lex.members.get(g, ()))}
         if set(agent) <= offered and not set(agent) & set(earlier.agent):
             return earlier.agent
+        if earlier.agent == agent and to and earlier.kind in pledges and earlier.get("neg") != "1":
+            return to  # 主人以酬侑…卒爵，不拜既爵: he drinks first the pledge he brings the 侑
     return ()
 
 
@@ -3416,6 +3461,50 @@ def declined_bow(r, subjects, rl) -> bool:
         if bowed and not set(bowed) & set(event.agent):
             event.set("to", bowed, "?")
             done = True
+    return done
+
+
+@rule("answers-the-bower")
+def answers_the_bower(r, subjects, rl) -> bool:
+    """有司徹 主人拜。祝受尸爵。尸答拜: an answering bow naming no one answers the last bow made
+    by another, within the last few acts, when someone else only took the cup in between (the
+    祝 who takes the drained cup for the 尸): to the one who bowed, not to the third person who
+    acted last, who holds the cup and goes on (祝…易爵, 祝酌授尸)."""
+    done = False
+    for event in r.events:
+        if event.kind not in rl.words["answer"] or "to" in event.fields or not event.agent:
+            continue
+        mine = set(event.agent)
+        between: tuple[str, ...] = ()
+        for _, earlier in reversed(r.ctx.history[-int(rl.word("within")) :]):
+            if not earlier.agent or set(earlier.agent) & mine:
+                break  # the answerer acted since: the other party as usual
+            if r.is_a(earlier.kind, rl.word("bow")) and earlier.kind not in rl.words["answer"]:
+                if between and earlier.get("neg") != "1":
+                    event.set("to", earlier.agent, "?")
+                    event.fields["_holder"] = between  # he holds the cup and goes on
+                    done = True
+                break
+            between = between or earlier.agent
+    return done
+
+
+@rule("rite-complete")
+def rite_complete(r, subjects, rl) -> bool:
+    """有司徹 祝告利成; 特牲饋食禮, 少牢饋食禮 祝告曰利成: the report that the rite is complete
+    (利成, 特牲 注: 利猶養也，供養之禮成), naming no one, is made to the host, whose sacrifice
+    it is, as written in full (祝告于主人曰利成): to=主人?, the words say=利成."""
+    done = False
+    for event in r.events:
+        if event.kind not in rl.words["report"] or "to" in event.fields:
+            continue
+        words = r.ctx.clause_text.partition(event.kind)[2]
+        words = words.removeprefix(rl.word("says"))
+        if words != rl.word("complete"):
+            continue
+        event.set("to", rl.word("host"), "?")
+        event.set("say", words)
+        done = True
     return done
 
 
@@ -3607,13 +3696,29 @@ def own_return(r, subjects, rl) -> bool:
     (疏: 主人受公酢而自酌者不敢煩公; 主人酌自酢): no recipient, not the one he offered."""
     done = False
     for event in r.events:
-        if event.kind not in rl.words["returns"] or event.marks.get("to") != "?":
+        if event.kind not in rl.words["returns"]:
+            continue
+        if _return_in_name(r, event, rl):
+            event.unset("to")  # 酢于長賓: poured for himself in the 長賓's name
+            done = True
+            continue
+        if event.marks.get("to") != "?":
             continue
         offerer = last_doer(r, rl, lambda kind: kind in rl.words["offered"])
         if event.agent and set(event.agent) <= set(offerer):
             event.unset("to")
             done = True
     return done
+
+
+def _return_in_name(r: ClauseReader, event: Event, rl: Rule) -> bool:
+    """有司徹 主人酌，酢于長賓 (注: 主人酌自酢，序賓意，賓卑不敢酢); 賓…洗酌，醋于主人: a return
+    written with 于 before the person (酢于X, not 酢X nor 以酢X于西階上) is poured by its doer for
+    himself in that one's name: X is no recipient."""
+    to = event.fields.get("to", ())
+    if len(to) != 1 or event.marks.get("to") or not event.agent:
+        return False
+    return any(w + rl.word("yu") + to[0] in r.text for w in rl.words["written"])
 
 
 @rule("there-on-arrival")
@@ -3702,16 +3807,57 @@ def served_one(r, subjects, rl) -> bool:
         if event.kind not in rl.words["acts"] or "to" in event.fields or event.get("neg") == "1":
             continue
         theme = event.fields.get("theme", ())
+        laid = set(theme) & set(rl.words["mats"])  # 司宮設席: a mat laid, as 席
         if event.kind not in rl.words["any-theme"] and not set(theme) & set(rl.words["dishes"]):
-            continue  # (席 with no one named: the mat of the one just offered, as a dish)
-        mat = event.kind in rl.words["mats"]
+            if not laid:
+                continue  # (席 with no one named: the mat of the one just offered, as a dish)
+        mat = event.kind in rl.words["mats"] or bool(laid)
         served = _last_offered(r, rl, mat=mat) or _said_of(r)
-        if not served and not mat and set(theme) & set(rl.words["dishes"]):
+        if not served and (laid or not mat and set(theme) & set(rl.words["dishes"])):
             served = _cup_holder(r, rl, theme)
         if served and not set(served) & set(event.agent):
             event.set("to", served, "?")
             done = True
     return done
+
+
+@rule("served-in-hand")
+def served_in_hand(pid, events, lexicon, ctx, rl) -> bool:
+    """有司徹 侑…拜受爵…司馬橫執羊俎以升，設于豆東 → to=侑?: a dish set out naming neither
+    the dish nor the one it is for, the dish only known once the clause is read (the thing in
+    hand, implied), is for the one served as rule served-one reads it (the one just offered,
+    or who holds the cup)."""
+    from yili_kg.loaders.annotation.annotate import ClauseReader  # (annotate imports this)
+
+    served_rule = rule_named("served-one")
+    done = False
+    for event in events:
+        theme = event.fields.get("theme", ())
+        if event.kind not in rl.words["acts"] or "to" in event.fields or not event.agent:
+            continue
+        if event.marks.get("theme") != "?" or not set(theme) & set(served_rule.words["dishes"]):
+            continue
+        if event.get("neg") == "1" or _presented_before(ctx, event, served_rule):
+            continue
+        reader = ClauseReader(lexicon, ctx)
+        reader.events = list(events)
+        served = _last_offered(reader, served_rule) or _cup_holder(reader, served_rule, theme)
+        if served and not set(served) & set(event.agent):
+            event.set("to", served, "?")
+            done = True
+    return done
+
+
+def _presented_before(ctx, event: Event, served_rule: Rule) -> bool:
+    """主婦薦韭菹醢…坐設于席前: the same one presented the dishes to someone named or implied
+    in the paragraph (薦 with a recipient): the setting down goes with that presenting."""
+    return any(
+        paragraph_of(p) == ctx.paragraph
+        and e.agent == event.agent
+        and e.kind in served_rule.words["acts"]
+        and "to" in e.fields
+        for p, e in ctx.history
+    )
 
 
 def _cup_holder(r: ClauseReader, rl: Rule, theme: tuple[str, ...]) -> tuple[str, ...]:
@@ -3736,6 +3882,8 @@ def _cup_holder(r: ClauseReader, rl: Rule, theme: tuple[str, ...]) -> tuple[str,
                 return ()
         if not set(earlier.fields.get("theme", ())) & set(rl.words["cups"]):
             continue  # (主人拜送: the guest sent off, no cup)
+        if earlier.kind in rl.words["gives"] and set(theme) & set(rl.words["mats"]):
+            return earlier.fields.get("to", ())  # 致爵于主婦。…司宮設席: hers, to receive it
         if earlier.kind in rl.words["sent"]:  # 拜受…拜送: the one who bowed to receive it
             near = [
                 e for _, e in recent[max(0, index - 4) : index] if e.kind in rl.words["received"]

@@ -19,7 +19,7 @@ from yili_kg.loaders.annotation.annotations import Event, paragraph_of, sentence
 from yili_kg.loaders.annotation.rules import Rule, one_word, rule, rule_named, rules, word_values
 from yili_kg.loaders.iris import YL
 from yili_kg.loaders.terms.lexicon import Lexicon
-from yili_kg.loaders.terms.tokens import tokenize
+from yili_kg.loaders.terms.tokens import leading_roles, tokenize
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -1685,11 +1685,13 @@ def remember(pid: str, events: list[Event], lexicon: Lexicon, ctx: Context) -> N
     keeps_cup = all(
         not e.agent or "_aside" in e.fields or e.kind in lexicon.frames["command"] for e in actions
     )
+    holders = [e.fields.pop("_holder", ()) for e in actions]  # rule answers-the-bower
     for event in actions:
         _remember_event(pid, event, lexicon, ctx)
     if actions:
         last = actions[-1]
         ctx.answered = last.fields.get("to", ()) if lexicon.has(last.kind, "answer") else ()
+        ctx.answered = holders[-1] or ctx.answered  # 祝受尸爵。尸答拜。易爵: the holder goes on
         ctx.answered_kind = last.kind if ctx.answered else ""
         ctx.answer_named = bool(ctx.answered) and not last.marks.get("agent")
         if lexicon.has(last.kind, "sendsCup"):
@@ -1911,7 +1913,7 @@ def goes_up_with(pid, events, lexicon, ctx, rl) -> bool:
     以賓升: those made just before going up leading one (以X升) are to him."""
     if not ctx.history:
         return False
-    if _leads_up(events, ctx, rl):
+    if _leads_up(events, ctx, rl) or _led_in(events, ctx, rl):
         return True
     named = _named(events)
     if not named or not any(e.kind in rl.words["up"] for e in events):
@@ -1932,17 +1934,40 @@ def goes_up_with(pid, events, lexicon, ctx, rl) -> bool:
     return found
 
 
+def _led_in(events: list[Event], ctx: Context, rl: Rule) -> bool:
+    """有司徹 主人揖，先入門，右。尸入門，左: the salute made before going in first (揖 … 入 by
+    the same one in the sentence before) is to the one named entering in the next sentence,
+    the guest led in, not the last to answer a bow (the 侑)."""
+    named = [e for e in _named(events) if e.kind in rl.words["in"] and len(e.agent) == 1]
+    if not named or not ctx.new_sentence:
+        return False
+    entering = named[0].agent
+    last = sentence_of(ctx.history[-1][0])
+    before = [e for p, e in ctx.history if sentence_of(p) == last]
+    found = False
+    for event in before:
+        if event.kind not in rl.words["salute"] or event.marks.get("to") != "?":
+            continue
+        goes_in = any(e.kind in rl.words["in"] and e.agent == event.agent for e in before)
+        if goes_in and len(event.agent) == 1 and event.agent != entering:
+            event.set("to", entering, "?")
+            found = True
+    return found
+
+
 @rule("answered-bow")
 def answered_bow(pid, events, lexicon, ctx, rl) -> bool:
     """主人阼階上再拜。賓西階上答再拜 (記 賓拜酒，主人答拜): a bow naming no one, in the clause
     just before one named answers it (答拜, or does not: 賓不答拜), was made to that one, also
     where the edition begins a paragraph between them (覲禮 再拜。¶使者不答拜)."""
     answer = next((e for e in _named(events) if lexicon.is_a(e.kind, rl.word("answer"))), None)
+    if answer is None:
+        answer = _not_looking_back(ctx.texts.get(pid, ""), lexicon, rl)
     if answer is None or not ctx.history:
         return False
     last = ctx.history[-1][0]  # in its paragraph or across the edition's break (再拜。¶使者不答拜)
     found = False
-    for event in (e for p, e in ctx.history if p == last):
+    for event in _bows_before(ctx, last, lexicon, rl):
         implied = "to" not in event.fields or event.marks.get("to") == "?"
         bow = lexicon.is_a(event.kind, rl.word("bow")) and not lexicon.is_a(
             event.kind, rl.word("answer")
@@ -1953,6 +1978,37 @@ def answered_bow(pid, events, lexicon, ctx, rl) -> bool:
             event.set("to", answer.agent, "?")
             found = True
     return found
+
+
+def _not_looking_back(text: str, lexicon: Lexicon, rl: Rule) -> Event | None:
+    """公…送于大門内，再拜。賓不顧: one named who does not look back (ROLE不顧, all the clause)
+    leaves without answering the bow sent after him, the one it was made to (有司徹
+    主人送于廟門之外，拜，尸不顧 → to=尸?, not the 侑 who followed him out)."""
+    if not text.endswith(rl.word("no-look")):
+        return None
+    who = leading_roles(tokenize(text[: -len(rl.word("no-look"))], lexicon))
+    if not who or "".join(who) != text[: -len(rl.word("no-look"))]:
+        return None
+    event = Event(rl.word("no-look"))
+    event.set("agent", who)
+    return event
+
+
+def _bows_before(ctx: Context, last: str, lexicon: Lexicon, rl: Rule) -> list[Event]:
+    """The events of the clause just before the answer; when that clause only goes on with the
+    bower's own acts, no bow (坐奠爵，拜，執爵興。尸侑答拜: he rises holding the cup), the
+    clause before it too, in its sentence."""
+    events = [e for p, e in ctx.history if p == last]
+    if any(lexicon.is_a(e.kind, rl.word("bow")) for e in events) or not events:
+        return events
+    before = [p for p, _ in ctx.history if p != last and sentence_of(p) == sentence_of(last)]
+    if not before:
+        return events
+    earlier = [e for p, e in ctx.history if p == before[-1]]
+    doers = {e.agent for e in events} | {
+        e.agent for e in earlier if lexicon.is_a(e.kind, rl.word("bow"))
+    }
+    return events + earlier if len(doers) == 1 else events
 
 
 @rule("handed-then-sent")
