@@ -522,8 +522,11 @@ def meat_raised(r, tokens, i, rl):
     meat = nxt is not None and nxt.text[:1] in rl.words["meats"]
     together = before == rl.word("together")
     thing_not = (
-        before == rl.word("negation") and i == 2 and not tokens[0].kinds and nxt is None
-    )  # 髀不升: a part of the animal, named by no term, opening the clause
+        before == rl.word("negation")
+        and i == 2
+        and (not tokens[0].kinds or tokens[0].kinds.keys() == {"object"})
+        and nxt is None
+    )  # 髀不升: a part of the animal (a term or none), opening the clause
     if not (meat or together or thing_not):
         return None
     recent = [e for _, e in r.ctx.history[-int(rl.word("within")) :]]
@@ -2091,28 +2094,6 @@ def its_side(r, tokens, i, rl):
     r.put_place(r.events[-1] if r.events else None, r.prep, text)
     r.prep = None
     return used
-
-
-@rule("escorts-feasted")
-def escorts_feasted(r, tokens, i, rl):
-    """士昏禮 姑饗婦人送者, 壻饗婦送者丈夫婦人: a person and ACT者 right after feasting is those
-    who did that act (注: 婦人送者，隸子弟之妻妾), the ones feasted (to=婦人), no act of theirs."""
-    if not r.events or r.events[-1].kind not in rl.words["feast"] or not i:
-        return None
-    if tokens[i - 1].of("action") not in rl.words["feast"]:
-        return None
-    role = tokens[i].of("role") if "action" not in tokens[i].kinds else None
-    if not role:
-        return None  # (舅饗送者以一獻之禮: left as it was read)
-    k = i + 1  # the act of ACT者
-    act, zhe = _next(tokens, k, 0), _next(tokens, k)
-    if act is None or zhe is None or not act.of("action") or zhe.text not in rl.words["zhe"]:
-        return None
-    if act.text + zhe.text in r.lex.forms["role"]:
-        return None  # a role of the ontology (獲者): read as it
-    if k + 2 == len(tokens):  # (壻饗婦送者丈夫婦人: the 婦's escorts, named after)
-        r.events[-1].set("to", (*r.events[-1].fields.get("to", ()), role))
-    return k + 2 - i
 
 
 @rule("subject-between")
