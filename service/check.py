@@ -4,8 +4,8 @@
   look at (types, the constrained properties, labels): the whole dataset would only be slower.
 * QC queries (``ontology/checks/*-violation.rq``) on the embedded store: each must return no
   row (the ODK convention).
-* The reviewed annotation layer: review coverage, and records whose clause text is no longer
-  the corpus's.
+* The reviewed annotation layer: review coverage, records whose clause text is no longer
+  the corpus's, and records naming what the graph does not take (a word that is no term).
 * The collation report's summary (information, not a violation).
 
 Every violation is listed; the exit status is non-zero if there is any.
@@ -22,6 +22,7 @@ from rdflib import RDF, Graph, URIRef
 
 from yili_kg.loaders.annotation.review import compose, review_layer, review_status
 from yili_kg.loaders.build import check_dataset
+from yili_kg.loaders.graph.events import refused_terms
 from yili_kg.loaders.text.collate import collate_all
 from yili_kg.service.store import open_store
 
@@ -130,12 +131,15 @@ def run_qc_queries(store, report: CheckReport) -> None:
 
 
 def run_layer(report: CheckReport) -> None:
-    """Each reviewed rite's coverage; a rite marked complete must have every clause reviewed."""
+    """Each reviewed rite's coverage, stale and unknown records, and records naming no term the
+    graph takes; a rite marked complete must have every clause reviewed."""
 
     for rite, status in review_status().items():
         text, lexicon = review_layer(rite)
-        _, layer = compose(text, lexicon, rite)
+        records, layer = compose(text, lexicon, rite)
         report.notes.append(f"{rite} ({status}): {layer.render()}")
+        for record, why in refused_terms(records, lexicon):
+            report.violations.append(f"annotation record {rite}/{record.id}: {why}")
         for pid in layer.stale:
             report.violations.append(
                 f"annotation record {rite}/{pid}: its text is no longer the corpus's"

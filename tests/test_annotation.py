@@ -7,6 +7,7 @@ from rdflib import URIRef
 
 from yili_kg.loaders.annotation.annotate import annotate_text
 from yili_kg.loaders.annotation.annotations import format_events
+from yili_kg.loaders.annotation.review import compose, review_layer, review_status
 from yili_kg.loaders.iris import term
 from yili_kg.loaders.terms.lexicon import default_lexicon
 
@@ -440,7 +441,6 @@ def test_speech_is_kept(ask):
 
 
 def test_every_clause_reviewed():
-    from yili_kg.loaders.annotation.review import compose
     from yili_kg.loaders.terms.lexicon import default_lexicon
     from yili_kg.loaders.text.textlayer import build_text_layer
 
@@ -811,3 +811,14 @@ def test_writing_missing_records_keeps_a_record_whose_clause_is_gone(tmp_path, m
     assert review.write_missing(layer, lexicon, "jin") == 1  # the dropped clause again
     after = first.read_text("utf-8")
     assert orphan in after and dropped.split("\t")[0] in after
+
+
+@pytest.mark.parametrize("rite", sorted(review_status()))
+def test_every_record_of_a_reviewed_layer_names_terms_the_graph_takes(rite):
+    """A reader may write a word that is no term (執事, a class; 重; 簞 before its term): the
+    build would stop at the first; the check lists them all, and the layer must have none."""
+    from yili_kg.loaders.graph.events import refused_terms
+
+    text, lexicon = review_layer(rite)
+    records, _ = compose(text, lexicon, rite)
+    assert [(r.id, why) for r, why in refused_terms(records, lexicon)] == []

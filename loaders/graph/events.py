@@ -184,23 +184,50 @@ def _event(g: Graph, item: Placed, number: int, lexicon: Lexicon, rite: str) -> 
     _event_details(g, item)
 
 
+#: the fields whose values must be terms of the ontology, the category each is read in, and
+#: the property it becomes (places may be written as the text has them: PLACE_KEYS)
+TERM_FIELDS = {
+    **{key: ("role", prop) for key, prop in ROLE_KEYS.items()},
+    "theme": ("object", YL.theme),
+    "face": ("direction", YL.facing),
+    "upper": ("direction", YL.upperEnd),
+}
+
+
+def _field_terms(event: Event, lexicon: Lexicon):
+    """(key, value, term or None, property) of each field of an event that names a term."""
+    for key, (category, prop) in TERM_FIELDS.items():
+        for value in event.fields.get(key, ()):
+            yield key, value, resolve_term(lexicon, category, value), prop
+
+
+def refused_terms(records: list[Record], lexicon: Lexicon) -> list[tuple[Record, str]]:
+    """Every record whose events name what the graph does not take (an act no action class is
+    labelled with, a role, thing or direction no term is labelled with), and what: all of them
+    at once, as :func:`events_graph` refuses the first (``yili-kg check`` runs it on the
+    reviewed layers, whose readers may write a word that is no term)."""
+    refused = []
+    for record in records:
+        for event in record.events:
+            if not event.modifier and lexicon.forms["action"].get(event.kind) is None:
+                refused.append((record, f"no action class labelled {event.kind!r}"))
+            for key, value, term, _ in _field_terms(event, lexicon):
+                if term is None:
+                    category = TERM_FIELDS[key][0]
+                    refused.append((record, f"{key}={value}: no {category} labelled {value!r}"))
+    return refused
+
+
 def _event_terms(g: Graph, item: Placed, kind: str, lexicon: Lexicon) -> None:
     """The terms of an event: its persons, things, places and directions."""
     event, node = item.event, item.iri
-    for key, prop in ROLE_KEYS.items():
-        for value in event.fields.get(key, ()):
-            term = resolve_term(lexicon, "role", value)
-            if term is None:
-                raise item.error(f"{key}={value}: no role labelled {value!r}")
-            g.add((node, prop, term))
     if kind in lexicon.frames["namesCup"] and "theme" not in event.fields:
         g.add((node, YL.theme, lexicon.iri["object"][named_cup(lexicon, kind)]))
         g.add((node, YL.implied, YL.theme))
-    for value in event.fields.get("theme", ()):
-        term = resolve_term(lexicon, "object", value)
+    for key, value, term, prop in _field_terms(event, lexicon):
         if term is None:
-            raise item.error(f"theme={value}: no object labelled {value!r}")
-        g.add((node, YL.theme, term))
+            raise item.error(f"{key}={value}: no {TERM_FIELDS[key][0]} labelled {value!r}")
+        g.add((node, prop, term))
     for key, (prop, text_prop) in PLACE_KEYS.items():
         for value in event.fields.get(key, ()):
             term = resolve_term(lexicon, "place|object", value)
@@ -208,12 +235,6 @@ def _event_terms(g: Graph, item: Placed, kind: str, lexicon: Lexicon) -> None:
                 g.add((node, prop, term))
             else:
                 g.add((node, text_prop, Literal(value, lang=LZH)))
-    for key, prop in (("face", YL.facing), ("upper", YL.upperEnd)):
-        for value in event.fields.get(key, ()):
-            term = resolve_term(lexicon, "direction", value)
-            if term is None:
-                raise item.error(f"{key}={value}: no direction labelled {value!r}")
-            g.add((node, prop, term))
 
 
 def _event_details(g: Graph, item: Placed) -> None:
