@@ -1953,6 +1953,27 @@ def state_place(r, tokens, i, rl):
     return len(rest)
 
 
+@rule("food-vessel-place")
+def food_vessel_place(r, tokens, i, rl):
+    """有司徹 乃載于羊俎, 加于羊俎; 少牢饋食禮 加于菹豆: after 于, a food and the vessel it is in
+    (羊俎, the sheep's stand; 菹豆, the 豆 of pickles) are one place, the vessel, not a place 羊
+    and a thing 俎 (the reviews write dest=俎); with a side after them, the place as written
+    (奠于羊俎東 → dest=羊俎東)."""
+    token, nxt = tokens[i], _next(tokens, i)
+    if r.prep != "at" or token.text not in rl.words["foods"] or nxt is None:
+        return None
+    after = _next(tokens, i, 2)
+    if nxt.text not in rl.words["vessels"]:
+        return None
+    if after is not None and after.text in word_class("relative") and _next(tokens, i, 3) is None:
+        r.place_here(token.text + nxt.text + after.text)  # 奠于羊俎東: the place as written
+        return 3
+    if after is not None:
+        return None  # 羊俎之北, 羊鼎之西: a place written whole (rule written-relative-place)
+    r.place_here(r.known_place(nxt.text))
+    return 2
+
+
 @rule("place-within-place")
 def place_within_place(r, tokens, i, rl):
     """亨于門外東方: after 于, a place and a place right after it are one place as written (the
