@@ -3505,17 +3505,14 @@ def usher_goes_in(r, subjects, rl) -> bool:
         return False
     if not any(e.kind in rl.words["in"] for e in r.events):
         return False
-    done = False
-    for event in r.events:
-        doer = event.agent or tuple(subjects) or r.ctx.agent  # (入告: the usher carried)
-        if event.kind not in rl.words["report"] or not set(doer) & set(rl.words["usher"]):
-            continue
-        if "to" in event.fields and event.marks.get("to") != "?":
-            continue  # named
-        if event.fields.get("to") != (host,):
-            event.set("to", (host,), "?")
-            done = True
-    return done
+    reports = (
+        e
+        for e in r.events
+        if e.kind in rl.words["report"]
+        # (入告: the usher carried)
+        and set(e.agent or tuple(subjects) or r.ctx.agent) & set(rl.words["usher"])
+    )
+    return _imply_recipient(reports, host)
 
 
 @rule("message-to-host")
@@ -3526,14 +3523,19 @@ def message_to_host(r, subjects, rl) -> bool:
     host = rl.word("host")
     if set(rl.words["rulers"]) & r.ctx.parties or host not in r.ctx.parties:
         return False
+    messages = (e for e in r.events if e.kind in rl.words["acts"] and host not in e.agent)
+    return _imply_recipient(messages, host)
+
+
+def _imply_recipient(events, who: str) -> bool:
+    """Give each event that names no recipient (or only an implied one) ``who``, implied; True
+    if any reading changed."""
     done = False
-    for event in r.events:
-        if event.kind not in rl.words["acts"] or host in event.agent:
-            continue
+    for event in events:
         if "to" in event.fields and event.marks.get("to") != "?":
             continue  # named
-        if event.fields.get("to") != (host,):
-            event.set("to", (host,), "?")
+        if event.fields.get("to") != (who,):
+            event.set("to", (who,), "?")
             done = True
     return done
 
