@@ -2591,24 +2591,6 @@ def set_where(r, kind, tokens, i, rl) -> bool:
     return True
 
 
-def _meat_named_before(tokens) -> bool:
-    """髀不升: the clause opens with a word no term names, then only a negation."""
-    if not tokens or tokens[0].kinds or is_function_word(tokens[0].text):
-        return False
-    return all(t.text in word_class("negation") for t in tokens[1:])
-
-
-def _meat_put_before(r, rl) -> bool:
-    """Meat was put in earlier in the paragraph: loaded (載), or into the 鼎 (not 實觶, a cup
-    filled)."""
-    vessel = rl.word("vessel")
-    return any(
-        paragraph_of(pid) == r.ctx.paragraph
-        and (e.kind == rl.word("load") or vessel in e.fields.get("dest", ()))
-        for pid, e in r.ctx.history
-    )
-
-
 @rule("new-event")
 def new_event(r, kind, tokens, i, rl) -> bool:
     r.new_event(kind)

@@ -2239,16 +2239,6 @@ def handed_then_sent(pid, events, lexicon, ctx, rl) -> bool:
     return found
 
 
-def _handed_to_another(ctx: Context, rl: Rule, event: Event) -> bool:
-    """The one guessed as the receiver's party (to=X?) handed the cup to a third just before
-    (祝酌授尸: X the 祝, the cup given to the 尸)."""
-    guessed = set(event.fields.get("to", ()))
-    for _, earlier in reversed(ctx.history[-int(rl.word("within")) :]):
-        if earlier.kind in rl.words["give"] and guessed & set(earlier.agent):
-            return not set(earlier.fields.get("to", ())) & (guessed | set(event.agent))
-    return False
-
-
 @rule("handed-to-receiver")
 def handed_to_receiver(pid, events, lexicon, ctx, rl) -> bool:
     """升實觶以授。賓諸公卿大夫受觶于席 (宰授几。主人受): a handing over naming no one, in the
