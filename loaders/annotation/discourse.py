@@ -2088,7 +2088,7 @@ def _like_next(events: list[Event], lexicon: Lexicon, ctx: Context, rl: Rule) ->
     if sentence_of(last_pid) != ctx.sentence:
         return False
     found = False
-    for event in (e for p, e in ctx.history if p == last_pid):
+    for event in _events_of(ctx, last_pid):
         named = "to" in event.fields and event.marks.get("to") != "?"
         if named or event.kind not in lexicon.frames["contentFollows"]:
             continue
@@ -2131,7 +2131,7 @@ def goes_up_with(pid, events, lexicon, ctx, rl) -> bool:
     climber = named[0].agent
     if len(climber) != 1:
         return False
-    before = [e for p, e in ctx.history if p == ctx.history[-1][0]]
+    before = _events_of(ctx, ctx.history[-1][0])
     if not any(e.kind in rl.words["up"] for e in before):
         return False
     found = False
@@ -2153,7 +2153,7 @@ def _led_in(events: list[Event], ctx: Context, rl: Rule) -> bool:
         return False
     entering = named[0].agent
     last = sentence_of(ctx.history[-1][0])
-    before = [e for p, e in ctx.history if sentence_of(p) == last]
+    before = _events_of_sentence(ctx, last)
     found = False
     for event in before:
         if event.kind not in rl.words["salute"] or event.marks.get("to") != "?":
@@ -2204,17 +2204,44 @@ def _not_looking_back(text: str, lexicon: Lexicon, rl: Rule) -> Event | None:
     return event
 
 
+def _events_of(ctx: Context, pid: str) -> list[Event]:
+    """The events of clause ``pid``, looked for from the end of the history: a clause's events
+    are together, and the rules ask for the last clauses', so the walk is short (not the whole
+    rite's history at every clause)."""
+    found: list[Event] = []
+    for p, event in reversed(ctx.history):
+        if p == pid:
+            found.append(event)
+        elif found:
+            break
+    return found[::-1]
+
+
+def _events_of_sentence(ctx: Context, sentence: str) -> list[Event]:
+    """The events of the history's last clauses that belong to ``sentence`` (the sentence's
+    events are together at the end), in order."""
+    found: list[Event] = []
+    for p, event in reversed(ctx.history):
+        if sentence_of(p) != sentence:
+            break
+        found.append(event)
+    return found[::-1]
+
+
 def _bows_before(ctx: Context, last: str, lexicon: Lexicon, rl: Rule) -> list[Event]:
     """The events of the clause just before the answer; when that clause only goes on with the
     bower's own acts, no bow (坐奠爵，拜，執爵興。尸侑答拜: he rises holding the cup), the
     clause before it too, in its sentence."""
-    events = [e for p, e in ctx.history if p == last]
+    events = _events_of(ctx, last)
     if any(lexicon.is_a(e.kind, rl.word("bow")) for e in events) or not events:
         return events
-    before = [p for p, _ in ctx.history if p != last and sentence_of(p) == sentence_of(last)]
-    if not before:
+    sentence = sentence_of(last)
+    before = next(
+        (p for p, _ in reversed(ctx.history) if p != last and sentence_of(p) == sentence), None
+    )
+    if before is None:
         return events
-    earlier = [e for p, e in ctx.history if p == before[-1]]
+    earlier = _events_of(ctx, before)
     doers = {e.agent for e in events} | {
         e.agent for e in earlier if lexicon.is_a(e.kind, rl.word("bow"))
     }
@@ -2231,7 +2258,7 @@ def handed_then_sent(pid, events, lexicon, ctx, rl) -> bool:
     if sent is None or not ctx.history or _denied(sent):
         return False
     found = False
-    for event in (e for p, e in ctx.history if p == ctx.history[-1][0]):
+    for event in _events_of(ctx, ctx.history[-1][0]):
         if event.kind in rl.words["give"] and "to" not in event.fields and not _denied(event):
             if event.agent == sent.agent and not set(sent.fields["to"]) & set(event.agent):
                 event.set("to", sent.fields["to"], "?")
@@ -2248,7 +2275,7 @@ def handed_to_receiver(pid, events, lexicon, ctx, rl) -> bool:
     if taker is None or not ctx.history or _denied(taker):
         return False
     found = False
-    for event in (e for p, e in ctx.history if p == ctx.history[-1][0]):
+    for event in _events_of(ctx, ctx.history[-1][0]):
         if event.kind in rl.words["give"] and "to" not in event.fields and event.agent:
             if not set(event.agent) & set(taker.agent) and not _denied(event):
                 event.set("to", taker.agent, "?")
@@ -2268,7 +2295,7 @@ def _leads_up(events: list[Event], ctx: Context, rl: Rule) -> bool:
         return False
     led = up.fields["with"]
     found = False
-    for event in (e for p, e in ctx.history if p == ctx.history[-1][0]):
+    for event in _events_of(ctx, ctx.history[-1][0]):
         if event.kind in rl.words["salute"] and event.marks.get("to") == "?":
             if event.agent == up.agent and event.fields.get("to") != led:
                 event.set("to", led, "?")
