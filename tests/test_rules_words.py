@@ -26,6 +26,24 @@ def test_genitive_a_role_before_it_is_not_cut_from_a_place():
     assert word_class("genitive") == ("之",)
 
 
+def test_a_piece_s_title_is_one_word_whatever_terms_its_characters_spell():
+    """tokens.py: the titles the punctuated edition marks 《…》 are one token of category title
+    where the text has no marks (鄉飲酒禮 歌南有嘉魚: no direction 南; 笙入…樂南陔、白華、華黍),
+    so that 魚 and 黍 can be terms of things without reading the songs as fish and millet."""
+    lexicon = default_lexicon()
+    tokens = tokenize("歌南有嘉魚", lexicon)
+    assert [(t.text, t.of("title")) for t in tokens] == [("歌", None), ("南有嘉魚", "南有嘉魚")]
+    assert [
+        t.of("title") for t in tokenize("樂南陔、白華、華黍", lexicon) if "title" in t.kinds
+    ] == [
+        "南陔",
+        "白華",
+        "華黍",
+    ]
+    assert tokenize("乃奏《騶虞》以射", lexicon)[2].of("title") == "騶虞"
+    assert "勺" not in word_class("title")  # one character: also the ladle
+
+
 def test_a_label_matches_the_text_as_the_text_is_read():
     """tokens.py: the text is read through the variants table and OpenCC (棁, outside Big5, is
     read 梲; 御 is read 禦), so a label is matched in that reading too: 坐棁手 is 坐 and the act

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from yili_kg.loaders.terms.lexicon import Lexicon
-from yili_kg.loaders.terms.words import one_word
+from yili_kg.loaders.terms.words import one_word, word_class
 from yili_kg.loaders.variants import read_as_base
 
 
@@ -45,13 +45,17 @@ def _forms_index(lexicon: Lexicon) -> tuple[dict[str, dict[str, str]], int]:
             # the label read as the text is (棁手 → 梲手: OpenCC's form of a character outside
             # Big5), so that a label written in the table's base form still matches
             forms.setdefault(read_as_base(form), {})[category] = label
+    for title in word_class("title"):
+        # a piece's title is one word, whatever terms its characters spell (魚 of 魚麗)
+        forms[read_as_base(title)] = {"title": title}
     longest = max(len(f) for f in forms)
     _INDEX[id(lexicon.forms)] = (lexicon.forms, forms, longest)
     return forms, longest
 
 
 def tokenize(text: str, lexicon: Lexicon) -> list[Token]:
-    """Longest-match tokens; quotations 「…」 become one token of category ``say``.
+    """Longest-match tokens; quotations 「…」 become one token of category ``say``, a piece's
+    title (《…》, or one of the table's titles unmarked: 工歌鹿鳴) one of category ``title``.
 
     The witness's forms are read as the lexicon writes them (賔 as 賓, 於 as 于, 宫 as 宮:
     :func:`variants.read_as_base`); a token's text is the form read, a quotation keeps its
@@ -85,7 +89,11 @@ def tokenize(text: str, lexicon: Lexicon) -> list[Token]:
         for size in range(min(longest, len(text) - i), 0, -1):
             piece = text[i : i + size]
             if piece in forms:
-                if not tokens and "role" not in forms[piece] and not _mutual(piece, lexicon):
+                if (
+                    not tokens
+                    and not forms[piece].keys() & {"role", "title"}
+                    and not _mutual(piece, lexicon)
+                ):
                     # 賓席末答拜: the subject 賓, not the place 賓席 (but 相揖 and 相左 are
                     # acts done to each other, not acts of the usher 相)
                     role = next(
