@@ -4160,6 +4160,30 @@ def implied_recipient(r, subjects, rl) -> bool:
     return done
 
 
+@rule("bow-past-the-server")
+def bow_past_the_server(r, subjects, rl) -> bool:
+    """少牢饋食禮 主人西面，祝在左，主人再拜稽首。祝祝曰…尚饗。主人又再拜稽首; 士虞禮 主人再拜稽首。
+    祝饗: the sacrificer's bow (再拜, 稽首, 拜), its other party only guessed to be the 祝 or a
+    佐食 who serve at the meal, is not to them but to the one they serve: the 尸 while he is at
+    hand (he acted within the last acts: 皇尸命工祝…主人…再拜稽首, the blessing his), else the
+    spirit (神) offered to before the 尸 comes in (the 陰厭, 注: 為神奠之)."""
+    done = False
+    for event in r.events:
+        if event.kind not in rl.words["bow"] or not set(event.agent) & set(rl.words["hosts"]):
+            continue
+        told = event.fields.get("to", ())
+        if not told or event.marks.get("to") != "?" or not set(told) <= set(rl.words["servers"]):
+            continue
+        recent = r.ctx.history[-int(rl.word("within")) :]
+        impersonator = rl.word("impersonator")
+        near = any(
+            impersonator in e.agent or impersonator in e.fields.get("to", ()) for _, e in recent
+        )
+        event.set("to", (impersonator if near else rl.word("spirit"),), "?")
+        done = True
+    return done
+
+
 @rule("content-subject")
 def content_subject(r, subjects, rl) -> bool:
     """命三耦及衆射者勝者皆袒決遂執張弓: after those commanded, a role right before 皆 and an act,
