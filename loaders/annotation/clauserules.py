@@ -4184,6 +4184,40 @@ def bow_past_the_server(r, subjects, rl) -> bool:
     return done
 
 
+@rule("ready-to-host")
+def ready_to_host(r, subjects, rl) -> bool:
+    """少牢饋食禮 宗人告備, 士虞禮 宗人告有司具, 宗人告事畢, 少牢饋食禮 尸告飽: the report that
+    all is ready, that the service is over, or that the 尸 has eaten his fill, naming no one, is to
+    the host whose rite it is (注: 此實既省告備乃殺之), where no ruler is (to him: rule
+    to-the-ruler), not to the officer who acted last; a role between 告 and 具 is the one ready
+    (有司具), not the one told. A guest's 告事畢 answers the usher who asked (rule
+    implied-recipient)."""
+    host = rl.word("host")
+    if set(rl.words["rulers"]) & r.ctx.parties or host not in r.ctx.parties:
+        return False
+    text = r.ctx.clause_text
+    done = False
+    for event in r.events:
+        if event.kind != rl.word("report") or host in event.agent or rl.word("report") not in text:
+            continue
+        if event.agent and r.all_of(event.agent, YL.Guest):
+            continue
+        rest = text[text.index(rl.word("report")) + 1 :]
+        word = next((w for w in rl.words["ready"] if rest.endswith(w)), None)
+        told = event.fields.get("to", ())
+        if word is None or (
+            told and event.marks.get("to") != "?" and told != (rest[: -len(word)],)
+        ):
+            continue
+        if rest[: -len(word)] and told != (rest[: -len(word)],):
+            continue  # 告X具: only the one ready stands between
+        if host in told and event.marks.get("to") == "?":
+            continue  # (祝,主人? already)
+        event.set("to", (host,), "?")
+        done = True
+    return done
+
+
 @rule("content-subject")
 def content_subject(r, subjects, rl) -> bool:
     """命三耦及衆射者勝者皆袒決遂執張弓: after those commanded, a role right before 皆 and an act,
