@@ -4218,6 +4218,34 @@ def ready_to_host(r, subjects, rl) -> bool:
     return done
 
 
+@rule("message-to-the-met")
+def message_to_the_met(r, subjects, rl) -> bool:
+    """既夕禮 主人…迎于廟門外…賓奉幣，由馬西當前輅，北面致命; 公食大夫禮 賓…拜至。大夫不答拜，
+    將命 (注: 將猶致也): the message delivered (致命, 將命) naming no one is to the one who came out
+    to meet the messenger: the last other person to act, within the last acts, who is neither the
+    usher who brought him in nor an officer or attendant taking the gifts (士受馬, 宰受幣), nor a
+    ruler (who is told by rule to-the-ruler)."""
+    done = False
+    for event in r.events:
+        if event.kind != rl.word("deliver") or "to" in event.fields or "say" in event.fields:
+            continue
+        if not event.agent or set(event.agent) & set(rl.words["ushers"]):
+            continue
+        met: tuple[str, ...] = ()
+        for _, earlier in reversed(r.ctx.history[-int(rl.word("within")) :]):
+            who = tuple(p for p in earlier.agent if p not in event.agent)
+            if not who or set(who) & set(rl.words["ushers"]) or earlier.get("neg") == "1":
+                continue
+            if r.officiants(who) or r.all_of(who, YL.Attendant):
+                continue
+            met = who[:1]  # 主人及衆主人: the chief of those who met him
+            break
+        if met and not set(met) & set(rl.words["rulers"]):
+            event.set("to", met, "?")
+            done = True
+    return done
+
+
 @rule("content-subject")
 def content_subject(r, subjects, rl) -> bool:
     """命三耦及衆射者勝者皆袒決遂執張弓: after those commanded, a role right before 皆 and an act,
