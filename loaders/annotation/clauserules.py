@@ -3051,6 +3051,8 @@ def said_to(r, subjects, rl) -> bool:
         if event.kind not in rl.words["act"] or "to" in event.fields:
             continue
         for back, (pid, earlier) in enumerate(reversed(r.ctx.history[-3:])):
+            if _unnamed_words_apart(r, event, pid, earlier):
+                break
             offered = (  # 獻公，曰「臣敢奏爵以聽命」: said to the one he offers to, as he does
                 (
                     r.lex.has(earlier.kind, "offering")
@@ -3073,6 +3075,13 @@ def said_to(r, subjects, rl) -> bool:
             done = True
             break
     return done
+
+
+def _unnamed_words_apart(r, event: Event, pid: str, earlier: Event) -> bool:
+    """士虞禮 記 宗人詔降如初。始虞用柔日，曰：「哀子某…」: words no one is named saying (the
+    記's prayers, 注: 祝辭) are no reply to a named speaker's words of another sentence: they
+    take no recipient from them (rule said-to)."""
+    return not event.agent and bool(earlier.agent) and sentence_of(pid) != r.ctx.sentence
 
 
 @rule("reciprocal-with")
