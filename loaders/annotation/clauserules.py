@@ -4255,6 +4255,43 @@ def message_to_the_met(r, subjects, rl) -> bool:
     return done
 
 
+@rule("bow-to-the-sender")
+def bow_to_the_sender(r, subjects, rl) -> bool:
+    """既夕禮 公賵玄纁束…賓…北面致命。主人哭，拜稽顙; 公使宰夫贈…賓由右致命。主人哭，拜稽顙 (疏:
+    賓既致公贈命訖，主人乃哭拜稽顙): the bow of the one a message was just delivered to, naming no
+    one, is to the ruler who sent it (as 聘禮 卿致命。賓再拜稽首, the lord's command), not to the
+    envoy: the ruler acted (sent) shortly before the message was delivered."""
+    done = False
+    for event in r.events:
+        if event.kind not in rl.words["bow"] or not event.agent:
+            continue
+        if "to" in event.fields and event.marks.get("to") != "?":
+            continue
+        ruler = _message_sender(r, event, rl)
+        if ruler and event.fields.get("to") != (ruler,):
+            event.set("to", (ruler,), "?")
+            done = True
+    return done
+
+
+def _message_sender(r, event: Event, rl: Rule) -> str | None:
+    """The ruler whose message (致命) was delivered to ``event``'s agent within the last
+    ``near`` acts, the ruler acting within the ``within`` acts before it."""
+    history = r.ctx.history
+    for back in range(1, min(int(rl.word("near")), len(history)) + 1):
+        earlier = history[-back][1]
+        if earlier.kind != rl.word("deliver"):
+            continue
+        if not set(earlier.fields.get("to", ())) & set(event.agent):
+            return None
+        before = history[max(0, len(history) - back - int(rl.word("within"))) : -back]
+        rulers = [p for _, e in before for p in e.agent if p in rl.words["rulers"]]
+        if rulers and rulers[-1] not in event.agent and rulers[-1] not in earlier.agent:
+            return rulers[-1]
+        return None
+    return None
+
+
 @rule("content-subject")
 def content_subject(r, subjects, rl) -> bool:
     """命三耦及衆射者勝者皆袒決遂執張弓: after those commanded, a role right before 皆 and an act,
