@@ -4292,6 +4292,25 @@ def _message_sender(r, event: Event, rl: Rule) -> str | None:
     return None
 
 
+@rule("mourners-bidden")
+def mourners_bidden(r, subjects, rl) -> bool:
+    """既夕禮 商祝…聲三，啓三，命哭 (注 8: 將有事止讙囂也); 史…讀遣，卒，命哭; 士虞禮 宗人詔踊如初
+    (注: 凡踊宗人詔之): a command or prompt (命, 詔) to wail or leap (哭, 踊), naming no one, is to
+    the mourners, the men and the women (丈夫, 婦人), implied: not the one who acted last."""
+    text = r.ctx.clause_text
+    done = False
+    for event in r.events:
+        if event.kind not in rl.words["bid"] or event.marks.get("to", "?") != "?":
+            continue
+        mourning = any(b + a in text for b in rl.words["written"] for a in rl.words["acts"])
+        if not mourning or set(event.agent) & set(rl.words["mourners"]):
+            continue
+        if event.fields.get("to") != rl.words["mourners"]:
+            event.set("to", rl.words["mourners"], "?")
+            done = True
+    return done
+
+
 @rule("content-subject")
 def content_subject(r, subjects, rl) -> bool:
     """命三耦及衆射者勝者皆袒決遂執張弓: after those commanded, a role right before 皆 and an act,
