@@ -4300,7 +4300,9 @@ def mourners_bidden(r, subjects, rl) -> bool:
     text = r.ctx.clause_text
     done = False
     for event in r.events:
-        if event.kind not in rl.words["bid"] or event.marks.get("to", "?") != "?":
+        if event.kind not in rl.words["bid"] or (
+            "to" in event.fields and event.marks.get("to") != "?"
+        ):
             continue
         mourning = any(b + a in text for b in rl.words["written"] for a in rl.words["acts"])
         if not mourning or set(event.agent) & set(rl.words["mourners"]):
@@ -4309,6 +4311,44 @@ def mourners_bidden(r, subjects, rl) -> bool:
             event.set("to", rl.words["mourners"], "?")
             done = True
     return done
+
+
+@rule("offering-in-order")
+def offering_in_order(r, subjects, rl) -> bool:
+    """士虞禮 主婦…亞獻尸…酌獻祝…獻佐食…賓長洗繶爵，三獻 (疏: 賓長終三獻之事); 記 主婦洗足爵，
+    亞獻如主人儀: the second or third offering of the meal (亞獻, 三獻), naming no one (or by
+    guess), is to the one the offering before it opened with (the 尸): the first its maker (the
+    host or his wife) offered to by name, in the last run of offerings; not the 祝 and 佐食
+    offered to after him, nor the one who acted last."""
+    text = r.ctx.clause_text
+    if not any(text.startswith(o + rl.word("offer")) for o in rl.words["ordinals"]):
+        return False
+    done = False
+    for event in r.events:
+        if event.kind != rl.word("offer") or (
+            "to" in event.fields and event.marks.get("to") != "?"
+        ):
+            continue
+        first = _first_of_last_run(r, rl)
+        if first and event.fields.get("to") != first:
+            event.set("to", first, "?")
+            done = True
+    return done
+
+
+def _first_of_last_run(r, rl: Rule) -> tuple[str, ...]:
+    """The recipient of the first of the last run of offerings (獻, named recipient) by one
+    host (rule offering-in-order)."""
+    maker: tuple[str, ...] = ()
+    first: tuple[str, ...] = ()
+    for _, earlier in reversed(r.ctx.history[-int(rl.word("within")) :]):
+        named = "to" in earlier.fields and not earlier.marks.get("to")
+        if earlier.kind != rl.word("offer") or not named:
+            continue
+        if not set(earlier.agent) & set(rl.words["hosts"]) or (maker and earlier.agent != maker):
+            break
+        maker, first = earlier.agent, tuple(earlier.fields["to"])
+    return first
 
 
 @rule("content-subject")
