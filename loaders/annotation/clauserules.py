@@ -3486,6 +3486,26 @@ def usher_tells_guest(r, subjects, rl) -> bool:
     return done
 
 
+@rule("usher-asks-outside")
+def usher_asks_outside(r, subjects, rl) -> bool:
+    """士昏禮 賓出。擯者出請 (注: 不必賓之事有無); 既夕禮 賓賵者將命…擯者出請: the usher who goes
+    out to ask (出請), naming no one, asks the guest (yl:Guest) outside, the last to act, whose
+    business he will report inside; not the host he serves, nor a ruler (rule to-the-ruler)."""
+    if not any(e.kind == rl.word("out") for e in r.events):
+        return False
+    done = False
+    for event in r.events:
+        if event.kind != rl.word("ask") or not set(event.agent) & set(rl.words["usher"]):
+            continue
+        if "to" in event.fields and event.marks.get("to") != "?":
+            continue
+        guest = _last_guest(r, int(rl.word("within")), only_last=False)
+        if guest and event.fields.get("to") != guest:
+            event.set("to", guest, "?")
+            done = True
+    return done
+
+
 @rule("usher-goes-in")
 def usher_goes_in(r, subjects, rl) -> bool:
     """士昏禮 擯者出請事，入告: the usher who goes in to report carries the guest's words to the
