@@ -3441,7 +3441,7 @@ def to_the_ruler(r, subjects, rl) -> bool:
     taken or returned, or cup presented (yl:addressesRuler) by one of his subjects naming no one
     is addressed to the 公, not to the other party of the last exchange."""
     ruler = rite_ruler(r.ctx, rl.words["ruler"])
-    if ruler is None:
+    if ruler is None or _host_before_ruler(r, rl):
         return False
     done = False
     for event in r.events:
@@ -3459,6 +3459,14 @@ def to_the_ruler(r, subjects, rl) -> bool:
         done = done or event.get("to") != ruler
         event.set("to", ruler, "?")
     return done
+
+
+def _host_before_ruler(r, rl: Rule) -> bool:
+    """Whether the 主人 acted in the rite, named, before any ruler did (既夕禮: the mourner's
+    rite, the 公 only sending his gift): the ruler is not the one addressed there."""
+    named = (e for _, e in r.ctx.history if e.marks.get("agent") != "?")
+    hosts = (*rl.words["rulers"], rl.word("host"))
+    return next((p for e in named for p in e.agent if p in hosts), None) == rl.word("host")
 
 
 @rule("usher-tells-guest")
@@ -3522,6 +3530,24 @@ def usher_goes_in(r, subjects, rl) -> bool:
         if e.kind in rl.words["report"]
         # (入告: the usher carried)
         and set(e.agent or tuple(subjects) or r.ctx.agent) & set(rl.words["usher"])
+    )
+    return _imply_recipient(reports, host)
+
+
+@rule("usher-goes-in-to-host")
+def usher_goes_in_to_host(r, subjects, rl) -> bool:
+    """既夕禮 公賵玄纁束，馬兩。擯者出請，入告: the usher going in to report (入告), naming no one
+    (or by guess), tells the host of the rite, the first of the rulers and the 主人 to act in it,
+    when that is the 主人 (the mourner): a ruler named only as sending a gift is not the one the
+    usher serves (where the ruler is the host, rule to-the-ruler)."""
+    if not any(e.kind == rl.word("in") for e in r.events):
+        return False
+    named = (e for _, e in r.ctx.history if e.marks.get("agent") != "?")
+    host = next((p for e in named for p in e.agent if p in rl.words["hosts"]), None)
+    if host != rl.word("host"):
+        return False
+    reports = (
+        e for e in r.events if e.kind == rl.word("report") and set(e.agent) & set(rl.words["usher"])
     )
     return _imply_recipient(reports, host)
 
