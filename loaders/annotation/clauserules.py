@@ -3715,6 +3715,30 @@ def zhu_names_served(r, subjects, rl) -> bool:
     return done
 
 
+@rule("zhu-glosses-for-whom")
+def zhu_glosses_for_whom(r, subjects, rl) -> bool:
+    """士昏禮 主人筵于户西 (注: 主人，女父也。筵，為神布席也): a 注 glossing the word of the
+    clause's act of setting out as done for someone (筵，為神布席) names whom it is for, for that
+    act naming no one it is for (or only by guess)."""
+    if not r.ctx.notes:
+        return False
+    text = r.ctx.clause_text
+    done = False
+    for event in r.events:
+        if event.modifier or not r.lex.has(event.kind, "unstatedAgent"):
+            continue
+        if "to" in event.fields and event.marks.get("to") != "?":
+            continue
+        words = "|".join(re.escape(w) for w in rl.words["words"] if w in text)
+        found = words and re.search(
+            f"(?:{words}){re.escape(rl.word('for'))}({_role_names(r)})", r.ctx.notes[0]
+        )
+        if found:
+            event.set("to", (r.lex.forms["role"][found.group(1)],), "?")
+            done = True
+    return done
+
+
 @rule("zhu-names-commanded")
 def zhu_names_commanded(r, subjects, rl) -> bool:
     """司射命射 (注: 司射命賓及諸公卿大夫射): a 注 that opens restating the clause's command, its
