@@ -682,6 +682,31 @@ def test_homage_goes_to_the_host_where_the_ruler_is_long_away():
     assert near.events[0].fields.get("to") == ("公",)
 
 
+def test_unnamed_words_take_no_recipient_from_another_sentence():
+    """Rule said-to (士虞禮 記 宗人詔降如初。始虞用柔日，曰「哀子某…」): the words no one is named
+    saying (the 記's prayers) are no reply to a named speaker's words of another sentence; the
+    answer of the one spoken to (命樂正曰…。樂正曰諾) still goes back to the speaker."""
+    from yili_kg.loaders.annotation.annotate import annotate_example
+
+    prayer, applied = annotate_example(
+        "記：祝佐食降，復位。宗人詔降如初。始虞用柔日，曰哀子某哀顯相夙興夜處不寧"
+    )
+    assert "to" not in prayer.events[0].fields and "said-to" not in applied
+
+
+def test_no_request_goes_to_a_ruler_who_only_sent_a_gift():
+    """Rule to-the-ruler (既夕禮 公賵玄纁束…又請): where the 主人 acted in the rite before any ruler
+    (the mourner's rite, the 公 only sending his gift), a request naming no one is not the
+    ruler's; where the ruler acted first, it is."""
+    from yili_kg.loaders.annotation.annotate import annotate_example
+
+    text = "公賵玄纁束，馬兩。擯者出請，入告。主人迎于廟門外。賓入。宰受幣。又請"
+    mourner, _ = annotate_example("主人即位。" + text)
+    assert mourner.events[0].fields.get("to") == ("賓",)
+    ruler, applied = annotate_example(text)
+    assert ruler.events[0].fields.get("to") == ("公",) and "to-the-ruler" in applied
+
+
 def test_the_words_of_two_cases_are_no_dialogue():
     """Rule commanded-answers (覲禮 同姓小邦則曰叔父。其異姓小邦則曰叔舅): the words of a case
     (X則曰) are what each is called, not a turn the next case's words answer; words said to

@@ -3051,6 +3051,8 @@ def said_to(r, subjects, rl) -> bool:
         if event.kind not in rl.words["act"] or "to" in event.fields:
             continue
         for back, (pid, earlier) in enumerate(reversed(r.ctx.history[-3:])):
+            if _unnamed_words_apart(r, event, pid, earlier):
+                break
             offered = (  # 獻公，曰「臣敢奏爵以聽命」: said to the one he offers to, as he does
                 (
                     r.lex.has(earlier.kind, "offering")
@@ -3073,6 +3075,13 @@ def said_to(r, subjects, rl) -> bool:
             done = True
             break
     return done
+
+
+def _unnamed_words_apart(r, event: Event, pid: str, earlier: Event) -> bool:
+    """士虞禮 記 宗人詔降如初。始虞用柔日，曰：「哀子某…」: words no one is named saying (the
+    記's prayers, 注: 祝辭) are no reply to a named speaker's words of another sentence: they
+    take no recipient from them (rule said-to)."""
+    return not event.agent and bool(earlier.agent) and sentence_of(pid) != r.ctx.sentence
 
 
 @rule("reciprocal-with")
@@ -3432,7 +3441,7 @@ def to_the_ruler(r, subjects, rl) -> bool:
     taken or returned, or cup presented (yl:addressesRuler) by one of his subjects naming no one
     is addressed to the 公, not to the other party of the last exchange."""
     ruler = rite_ruler(r.ctx, rl.words["ruler"])
-    if ruler is None:
+    if ruler is None or _host_before_ruler(r, rl):
         return False
     done = False
     for event in r.events:
@@ -3450,6 +3459,14 @@ def to_the_ruler(r, subjects, rl) -> bool:
         done = done or event.get("to") != ruler
         event.set("to", ruler, "?")
     return done
+
+
+def _host_before_ruler(r, rl: Rule) -> bool:
+    """Whether the 主人 acted in the rite, named, before any ruler did (既夕禮: the mourner's
+    rite, the 公 only sending his gift): the ruler is not the one addressed there."""
+    named = (e for _, e in r.ctx.history if e.marks.get("agent") != "?")
+    hosts = (*rl.words["rulers"], rl.word("host"))
+    return next((p for e in named for p in e.agent if p in hosts), None) == rl.word("host")
 
 
 @rule("usher-tells-guest")
@@ -3477,6 +3494,26 @@ def usher_tells_guest(r, subjects, rl) -> bool:
     return done
 
 
+@rule("usher-asks-outside")
+def usher_asks_outside(r, subjects, rl) -> bool:
+    """士昏禮 賓出。擯者出請 (注: 不必賓之事有無); 既夕禮 賓賵者將命…擯者出請: the usher who goes
+    out to ask (出請), naming no one, asks the guest (yl:Guest) outside, the last to act, whose
+    business he will report inside; not the host he serves, nor a ruler (rule to-the-ruler)."""
+    if not any(e.kind == rl.word("out") for e in r.events):
+        return False
+    done = False
+    for event in r.events:
+        if event.kind != rl.word("ask") or not set(event.agent) & set(rl.words["usher"]):
+            continue
+        if "to" in event.fields and event.marks.get("to") != "?":
+            continue
+        guest = _last_guest(r, int(rl.word("within")), only_last=False)
+        if guest and event.fields.get("to") != guest:
+            event.set("to", guest, "?")
+            done = True
+    return done
+
+
 @rule("usher-goes-in")
 def usher_goes_in(r, subjects, rl) -> bool:
     """士昏禮 擯者出請事，入告: the usher who goes in to report carries the guest's words to the
@@ -3493,6 +3530,24 @@ def usher_goes_in(r, subjects, rl) -> bool:
         if e.kind in rl.words["report"]
         # (入告: the usher carried)
         and set(e.agent or tuple(subjects) or r.ctx.agent) & set(rl.words["usher"])
+    )
+    return _imply_recipient(reports, host)
+
+
+@rule("usher-goes-in-to-host")
+def usher_goes_in_to_host(r, subjects, rl) -> bool:
+    """既夕禮 公賵玄纁束，馬兩。擯者出請，入告: the usher going in to report (入告), naming no one
+    (or by guess), tells the host of the rite, the first of the rulers and the 主人 to act in it,
+    when that is the 主人 (the mourner): a ruler named only as sending a gift is not the one the
+    usher serves (where the ruler is the host, rule to-the-ruler)."""
+    if not any(e.kind == rl.word("in") for e in r.events):
+        return False
+    named = (e for _, e in r.ctx.history if e.marks.get("agent") != "?")
+    host = next((p for e in named for p in e.agent if p in rl.words["hosts"]), None)
+    if host != rl.word("host"):
+        return False
+    reports = (
+        e for e in r.events if e.kind == rl.word("report") and set(e.agent) & set(rl.words["usher"])
     )
     return _imply_recipient(reports, host)
 
@@ -3657,6 +3712,30 @@ def zhu_names_served(r, subjects, rl) -> bool:
             continue
         event.set("to", (served,), "?")
         done = True
+    return done
+
+
+@rule("zhu-glosses-for-whom")
+def zhu_glosses_for_whom(r, subjects, rl) -> bool:
+    """士昏禮 主人筵于户西 (注: 主人，女父也。筵，為神布席也): a 注 glossing the word of the
+    clause's act of setting out as done for someone (筵，為神布席) names whom it is for, for that
+    act naming no one it is for (or only by guess)."""
+    if not r.ctx.notes:
+        return False
+    text = r.ctx.clause_text
+    done = False
+    for event in r.events:
+        if event.modifier or not r.lex.has(event.kind, "unstatedAgent"):
+            continue
+        if "to" in event.fields and event.marks.get("to") != "?":
+            continue
+        words = "|".join(re.escape(w) for w in rl.words["words"] if w in text)
+        found = words and re.search(
+            f"(?:{words}){re.escape(rl.word('for'))}({_role_names(r)})", r.ctx.notes[0]
+        )
+        if found:
+            event.set("to", (r.lex.forms["role"][found.group(1)],), "?")
+            done = True
     return done
 
 
@@ -4158,6 +4237,188 @@ def implied_recipient(r, subjects, rl) -> bool:
             event.set("to", other, "?")
             done = True
     return done
+
+
+@rule("bow-past-the-server")
+def bow_past_the_server(r, subjects, rl) -> bool:
+    """少牢饋食禮 主人西面，祝在左，主人再拜稽首。祝祝曰…尚饗。主人又再拜稽首; 士虞禮 主人再拜稽首。
+    祝饗: the sacrificer's bow (再拜, 稽首, 拜), its other party only guessed to be the 祝 or a
+    佐食 who serve at the meal, is not to them but to the one they serve: the 尸 while he is at
+    hand (he acted within the last acts: 皇尸命工祝…主人…再拜稽首, the blessing his), else the
+    spirit (神) offered to before the 尸 comes in (the 陰厭, 注: 為神奠之)."""
+    done = False
+    for event in r.events:
+        if event.kind not in rl.words["bow"] or not set(event.agent) & set(rl.words["hosts"]):
+            continue
+        told = event.fields.get("to", ())
+        if not told or event.marks.get("to") != "?" or not set(told) <= set(rl.words["servers"]):
+            continue
+        recent = r.ctx.history[-int(rl.word("within")) :]
+        impersonator = rl.word("impersonator")
+        near = any(
+            impersonator in e.agent or impersonator in e.fields.get("to", ()) for _, e in recent
+        )
+        event.set("to", (impersonator if near else rl.word("spirit"),), "?")
+        done = True
+    return done
+
+
+@rule("ready-to-host")
+def ready_to_host(r, subjects, rl) -> bool:
+    """少牢饋食禮 宗人告備, 士虞禮 宗人告有司具, 宗人告事畢, 少牢饋食禮 尸告飽: the report that
+    all is ready, that the service is over, or that the 尸 has eaten his fill, naming no one, is to
+    the host whose rite it is (注: 此實既省告備乃殺之), where no ruler is (to him: rule
+    to-the-ruler), not to the officer who acted last; a role between 告 and 具 is the one ready
+    (有司具), not the one told. A guest's 告事畢 answers the usher who asked (rule
+    implied-recipient)."""
+    host = rl.word("host")
+    if set(rl.words["rulers"]) & r.ctx.parties or host not in r.ctx.parties:
+        return False
+    text = r.ctx.clause_text
+    done = False
+    for event in r.events:
+        if event.kind != rl.word("report") or host in event.agent or rl.word("report") not in text:
+            continue
+        if event.agent and r.all_of(event.agent, YL.Guest):
+            continue
+        rest = text[text.index(rl.word("report")) + 1 :]
+        word = next((w for w in rl.words["ready"] if rest.endswith(w)), None)
+        told = event.fields.get("to", ())
+        if word is None or (
+            told and event.marks.get("to") != "?" and told != (rest[: -len(word)],)
+        ):
+            continue
+        if rest[: -len(word)] and told != (rest[: -len(word)],):
+            continue  # 告X具: only the one ready stands between
+        if host in told and event.marks.get("to") == "?":
+            continue  # (祝,主人? already)
+        event.set("to", (host,), "?")
+        done = True
+    return done
+
+
+@rule("message-to-the-met")
+def message_to_the_met(r, subjects, rl) -> bool:
+    """既夕禮 主人…迎于廟門外…賓奉幣，由馬西當前輅，北面致命; 公食大夫禮 賓…拜至。大夫不答拜，
+    將命 (注: 將猶致也): the message delivered (致命, 將命) naming no one is to the one who came out
+    to meet the messenger: the last other person to act, within the last acts, who is neither the
+    usher who brought him in nor an officer or attendant taking the gifts (士受馬, 宰受幣), nor a
+    ruler (who is told by rule to-the-ruler)."""
+    done = False
+    for event in r.events:
+        if event.kind != rl.word("deliver") or "to" in event.fields or "say" in event.fields:
+            continue
+        if not event.agent or set(event.agent) & set(rl.words["ushers"]):
+            continue
+        met: tuple[str, ...] = ()
+        for _, earlier in reversed(r.ctx.history[-int(rl.word("within")) :]):
+            who = tuple(p for p in earlier.agent if p not in event.agent)
+            if not who or set(who) & set(rl.words["ushers"]) or earlier.get("neg") == "1":
+                continue
+            if r.officiants(who) or r.all_of(who, YL.Attendant):
+                continue
+            met = who[:1]  # 主人及衆主人: the chief of those who met him
+            break
+        if met and not set(met) & set(rl.words["rulers"]):
+            event.set("to", met, "?")
+            done = True
+    return done
+
+
+@rule("bow-to-the-sender")
+def bow_to_the_sender(r, subjects, rl) -> bool:
+    """既夕禮 公賵玄纁束…賓…北面致命。主人哭，拜稽顙; 公使宰夫贈…賓由右致命。主人哭，拜稽顙 (疏:
+    賓既致公贈命訖，主人乃哭拜稽顙): the bow of the one a message was just delivered to, naming no
+    one, is to the ruler who sent it (as 聘禮 卿致命。賓再拜稽首, the lord's command), not to the
+    envoy: the ruler acted (sent) shortly before the message was delivered."""
+    done = False
+    for event in r.events:
+        if event.kind not in rl.words["bow"] or not event.agent:
+            continue
+        if "to" in event.fields and event.marks.get("to") != "?":
+            continue
+        ruler = _message_sender(r, event, rl)
+        if ruler and event.fields.get("to") != (ruler,):
+            event.set("to", (ruler,), "?")
+            done = True
+    return done
+
+
+def _message_sender(r, event: Event, rl: Rule) -> str | None:
+    """The ruler whose message (致命) was delivered to ``event``'s agent within the last
+    ``near`` acts, the ruler acting within the ``within`` acts before it."""
+    history = r.ctx.history
+    for back in range(1, min(int(rl.word("near")), len(history)) + 1):
+        earlier = history[-back][1]
+        if earlier.kind != rl.word("deliver"):
+            continue
+        if not set(earlier.fields.get("to", ())) & set(event.agent):
+            return None
+        before = history[max(0, len(history) - back - int(rl.word("within"))) : -back]
+        rulers = [p for _, e in before for p in e.agent if p in rl.words["rulers"]]
+        if rulers and rulers[-1] not in event.agent and rulers[-1] not in earlier.agent:
+            return rulers[-1]
+        return None
+    return None
+
+
+@rule("mourners-bidden")
+def mourners_bidden(r, subjects, rl) -> bool:
+    """既夕禮 商祝…聲三，啓三，命哭 (注 8: 將有事止讙囂也); 史…讀遣，卒，命哭; 士虞禮 宗人詔踊如初
+    (注: 凡踊宗人詔之): a command or prompt (命, 詔) to wail or leap (哭, 踊), naming no one, is to
+    the mourners, the men and the women (丈夫, 婦人), implied: not the one who acted last."""
+    text = r.ctx.clause_text
+    done = False
+    for event in r.events:
+        if event.kind not in rl.words["bid"] or (
+            "to" in event.fields and event.marks.get("to") != "?"
+        ):
+            continue
+        mourning = any(b + a in text for b in rl.words["written"] for a in rl.words["acts"])
+        if not mourning or set(event.agent) & set(rl.words["mourners"]):
+            continue
+        if event.fields.get("to") != rl.words["mourners"]:
+            event.set("to", rl.words["mourners"], "?")
+            done = True
+    return done
+
+
+@rule("offering-in-order")
+def offering_in_order(r, subjects, rl) -> bool:
+    """士虞禮 主婦…亞獻尸…酌獻祝…獻佐食…賓長洗繶爵，三獻 (疏: 賓長終三獻之事); 記 主婦洗足爵，
+    亞獻如主人儀: the second or third offering of the meal (亞獻, 三獻), naming no one (or by
+    guess), is to the one the offering before it opened with (the 尸): the first its maker (the
+    host or his wife) offered to by name, in the last run of offerings; not the 祝 and 佐食
+    offered to after him, nor the one who acted last."""
+    text = r.ctx.clause_text
+    if not any(text.startswith(o + rl.word("offer")) for o in rl.words["ordinals"]):
+        return False
+    done = False
+    for event in r.events:
+        if event.kind != rl.word("offer") or (
+            "to" in event.fields and event.marks.get("to") != "?"
+        ):
+            continue
+        first = _first_of_last_run(r, rl)
+        if first and event.fields.get("to") != first:
+            event.set("to", first, "?")
+            done = True
+    return done
+
+
+def _first_of_last_run(r, rl: Rule) -> tuple[str, ...]:
+    """The recipient of the first of the last run of offerings (獻, named recipient) by one
+    host (rule offering-in-order)."""
+    maker: tuple[str, ...] = ()
+    first: tuple[str, ...] = ()
+    for _, earlier in reversed(r.ctx.history[-int(rl.word("within")) :]):
+        named = "to" in earlier.fields and not earlier.marks.get("to")
+        if earlier.kind != rl.word("offer") or not named:
+            continue
+        if not set(earlier.agent) & set(rl.words["hosts"]) or (maker and earlier.agent != maker):
+            break
+        maker, first = earlier.agent, tuple(earlier.fields["to"])
+    return first
 
 
 @rule("content-subject")
