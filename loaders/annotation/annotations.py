@@ -111,6 +111,16 @@ class Event:
         self.fields.pop(key, None)
         self.marks.pop(key, None)
 
+    def open_to_guess(self, key: str) -> bool:
+        """Whether a rule may still give the field: absent, or only implied (``?``); a value the
+        clause names (no mark) or carries over (``^``) stays.
+
+        >>> named, implied = Event("拜", {"to": ("賓",)}), Event("拜", {"to": ("賓",)}, {"to": "?"})
+        >>> named.open_to_guess("to"), implied.open_to_guess("to"), Event("拜").open_to_guess("to")
+        (False, True, True)
+        """
+        return key not in self.fields or self.marks.get(key) == "?"
+
     def no_doer(self) -> None:
         """The act is no one's the text names (未旅, 醢以豆): no agent, ``noagent=unstated``."""
         self.unset("agent")

@@ -3270,7 +3270,7 @@ def completed_bow_to(r, subjects, rl) -> bool:
         return False
     done = False
     for event in r.events:
-        if not r.is_a(event.kind, rl.word("bow")) or event.marks.get("to", "?") != "?":
+        if not r.is_a(event.kind, rl.word("bow")) or not event.open_to_guess("to"):
             continue
         for _, earlier in reversed(r.ctx.history[-int(rl.word("within")) :]):
             if earlier.agent == event.agent and r.is_a(earlier.kind, rl.word("bow")):
@@ -3288,7 +3288,7 @@ def errand_to_guest(r, subjects, rl) -> bool:
     with, else to the guest last named (注: 戒猶告也); a carried sender is not trusted."""
     done = False
     for index, event in enumerate(r.events):
-        if not r.lex.has(event.kind, "errandToGuest") or event.marks.get("to", "?") != "?":
+        if not r.lex.has(event.kind, "errandToGuest") or not event.open_to_guess("to"):
             continue
         senders = [
             e.agent
@@ -3426,7 +3426,7 @@ def thanks_to_host(r, subjects, rl) -> bool:
         gift = event.kind in rl.words["bow"] and set(event.fields.get("theme", ())) & set(
             rl.words["gifts"]
         )  # 拜食與侑幣: the bow for the meal and the gift is a thanks too
-        if not (event.kind in rl.words["thanks"] or gift) or event.marks.get("to", "?") != "?":
+        if not (event.kind in rl.words["thanks"] or gift) or not event.open_to_guess("to"):
             continue
         if host in event.agent or event.fields.get("to") == (host,):
             continue
@@ -3639,7 +3639,7 @@ def addressee_of_rule(r, subjects, rl) -> bool:
             event.unset("agent")  # 以食具告, 請退: the one serving him reports, asks
             event.unset("to")
             event.fields["noagent"] = ("unstated",)
-        if event.marks.get("to", "?") != "?" or addressee in event.agent:
+        if not event.open_to_guess("to") or addressee in event.agent:
             continue
         done = done or event.fields.get("to") != (addressee,)
         event.set("to", (addressee,), "?")
