@@ -192,14 +192,15 @@ def test_words_answered_by_one_the_zhu_names_were_said_to_him():
 
 def test_the_thing_in_hand_is_not_carried_past_things_named_without_a_term():
     # rule thing-in-hand (聘禮): the silk handled before is not what is set out after 米百筥,
-    # nor what is received in 士受馬 (馬, 米, 栗: things no term names)
+    # nor what is received in 士受馬 (米, 栗: things no term names;
+    # 馬 is a term since 2026-12-06: 士受馬 reads the horse, not the silk)
     from yili_kg.loaders.annotation.annotate import annotate_example
 
     for example, expected in (
         ("大夫以束帛致之。士介四人，皆餼大牢，米百筥，設于門外", "設 agent=衆介 dest=門外"),
         ("大夫奉束帛。賓受栗", "受 agent=賓"),
-        ("宰夫以束帛授賓。士受馬", "受 agent=士"),
-        ("宰夫以束帛授賓。士受馬以出", "受 agent=士 ; 出 agent=士"),
+        ("宰夫以束帛授賓。士受馬", "受 agent=士 theme=馬"),
+        ("宰夫以束帛授賓。士受馬以出", "受 agent=士 theme=馬 ; 出 agent=士 theme=馬?"),
     ):
         record, applied = annotate_example(example)
         assert format_events(record.events) == expected, applied
