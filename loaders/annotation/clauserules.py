@@ -5465,6 +5465,25 @@ def placed_row(r, subjects, rl) -> bool:
     return _are_there(r, subjects, rl)
 
 
+@rule("placed-alone")
+def placed_alone(r, subjects, rl) -> bool:
+    """既夕禮 主人柩東，西面; 少牢饋食禮 主人門東，南面; 有司徹 主婦北堂: persons and a place and
+    no verb, ending their sentence or followed in it only by a facing with no end of honour,
+    are where those persons are (在 agent=主人 at=門東), as placed-row reads a row; not
+    subjects waiting for the next sentence's verb, nor a person and 于 a place (歸于賓館,
+    記 大夫于主人之北: a seat listed)."""
+    if not subjects or not r.at or r.face or r.topic or r.before or r.upper:
+        return False
+    if any(t.text in rl.words["at"] for t in r.tokens):  # 大夫于主人之北: a seat listed
+        return False
+    rest = r.ctx.rest_of_sentence
+    if rest and (len(rest) != 1 or not _only_facing(r, rest[0], rl)):
+        return False
+    if not rest and not r.ctx.ends_sentence:
+        return False
+    return _are_there(r, subjects, rl)
+
+
 def _are_there(r, subjects, rl) -> bool:
     """The persons of a clause with no verb are where it says (在): their event, and no
     subject left waiting for a verb."""
