@@ -655,6 +655,32 @@ def no_role(r, tokens, i, rl):
     return _denied_thing(r, tokens, i, rl, "role", "to")
 
 
+@rule("thing-follows")
+def thing_follows(r, tokens, i, rl):
+    """既夕禮 重先，奠從，燭從; 士虞禮 記 席從: a clause that is only a word of an act and 從 is
+    that thing following in the file (the offering, the mat), no act of its own: 從 with the
+    thing when it is one (席從 → 從 theme=席), as 燭從 reads."""
+    if i or len(tokens) != 2 or tokens[1].text != rl.word("follow"):
+        return None
+    if "action" not in tokens[0].kinds:
+        return None
+    thing = tokens[0].of("object")
+    if not thing:
+        return 1
+    tokens[0] = Token(tokens[0].text, {"object": thing})
+    return 0
+
+
+@rule("without-count")
+def without_count(r, tokens, i, rl):
+    """既夕禮 主人踊無算; 鄉射禮 記 射無算; 有司徹 爵無算: 無算 after an act or a thing is 'without
+    number', how often it is done, not a tally (算) denied: no event, no negation."""
+    nxt = _next(tokens, i)
+    if not i or tokens[i].text != rl.word("neg") or tokens[i].kinds or nxt is None:
+        return None
+    return 2 if nxt.text == rl.word("count") else None
+
+
 @rule("no-object")
 def no_object(r, tokens, i, rl):
     return _denied_thing(r, tokens, i, rl, "object", "theme")
