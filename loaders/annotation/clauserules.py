@@ -802,15 +802,22 @@ def written_relative_place(r, tokens, i, rl):
 def dipped_in(r, tokens, i, rl):
     """有司徹 右取菹㨎于醢, 取肝㨎于鹽; 公食大夫禮 以辯擩于醢: 㨎 (擩, to dip, 注: 擩猶染也), which
     no class names, and the 于X after it, ending the clause, are where the thing taken is
-    dipped: no event, and not where the act before took it from (取 … from=醢)."""
+    dipped: no event, and not where the act before took it from (取 … from=醢); so is a thing
+    straight after it (士虞禮 祝取肝擩鹽: no theme 鹽 on 取, nor on the 嚌之 after)."""
     if tokens[i].text not in rl.words["dip"] or tokens[i].kinds:
         return None
     rest = tokens[i + 1 :]
-    if not rest or rest[0].text not in rl.words["yu"]:
+    if not rest or any("action" in t.kinds or "role" in t.kinds for t in rest):
         return None
-    if any("action" in t.kinds or "role" in t.kinds for t in rest):
+    if rest[0].text not in rl.words["yu"] and not _dipped_straight(rest):
         return None
     return len(tokens) - i
+
+
+def _dipped_straight(rest) -> bool:
+    """士虞禮 祝取肝擩鹽, 取脯擩醢: 擩 with the thing dipped in written straight after it (no 于),
+    a thing ending the clause."""
+    return len(rest) == 1 and "object" in rest[0].kinds
 
 
 @rule("offering-place")
