@@ -775,6 +775,27 @@ def place_beyond(r, tokens, i, rl):
     return len(tokens) - i
 
 
+@rule("qualified-place")
+def qualified_place(r, tokens, i, rl):
+    """既夕禮 二燭俟于殯門外; 少牢饋食禮 雍人摡鼎匕俎于雍爨, 廩人…于廩爨: right after 于, one word
+    no term names (no function word) and a place or a thing (with 上, 下 … after it) ending the
+    clause are one place as written, the place of that one (殯門外: outside the door of the
+    殯宮; 雍爨: the cooks' stove, 注: 雍爨在門東南), not the bare 門外 or 爨."""
+    if r.prep is None or not i or tokens[i - 1].text not in rl.words["yu"]:
+        return None
+    word, rest = tokens[i], tokens[i + 1 :]
+    if word.kinds or is_function_word(word.text) or not rest:
+        return None
+    if not rest[0].kinds.keys() & {"place", "object"} or rest[0].kinds.keys() & {"role", "action"}:
+        return None
+    if rest[0].text in word_class("place-suffix"):  # 于次中: the place 次 and 中 (unnamed-place)
+        return None
+    if any(t.kinds or t.text not in word_class("place-suffix") for t in rest[1:]):
+        return None
+    r.place_here(r.known_place("".join(t.text for t in tokens[i:])))
+    return len(tokens) - i
+
+
 @rule("written-relative-place")
 def written_relative_place(r, tokens, i, rl):
     """少牢饋食禮 肵俎在羊俎之北, 設于薦豆之北, 三鼎在羊鑊之西; 有司徹 司馬在羊鼎之東, 設于初籩之南;
