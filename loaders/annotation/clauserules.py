@@ -655,6 +655,19 @@ def no_role(r, tokens, i, rl):
     return _denied_thing(r, tokens, i, rl, "role", "to")
 
 
+@rule("cloth-cover")
+def cloth_cover(r, tokens, i, rl):
+    """既夕禮 奠設如初，巾之; 記 凡籩豆實具設，皆巾之; 士喪禮 祝受巾，巾之: the cloth 巾 and 之
+    ending the clause, no act before it, is covering the thing with the cloth:
+    加 theme=巾, the thing named before covered, not a clause with no act."""
+    if r.events or tokens[i].of("object") != rl.word("cloth") or i + 2 != len(tokens):
+        return None
+    if tokens[i + 1].text != rl.word("it"):
+        return None
+    r.new_event(rl.word("act")).set("theme", rl.word("cloth"))
+    return 2
+
+
 @rule("thing-follows")
 def thing_follows(r, tokens, i, rl):
     """既夕禮 重先，奠從，燭從; 士虞禮 記 席從: a clause that is only a word of an act and 從 is
