@@ -668,6 +668,21 @@ def cloth_cover(r, tokens, i, rl):
     return 2
 
 
+@rule("side-taken")
+def side_taken(r, tokens, i, rl):
+    """既夕禮 衆主人東即位: a compass word between the persons and 即位 is the side where they
+    take their places (即位 at=東), not a word dropped."""
+    token, nxt = tokens[i], _next(tokens, i)
+    if not i or not tokens[i - 1].of("role") or nxt is None or r.events:
+        return None
+    if token.kinds.keys() != {"direction"} or token.text not in word_class("compass"):
+        return None
+    if nxt.of("action") not in rl.words["acts"]:
+        return None
+    r.at.append(token.text)
+    return 1
+
+
 @rule("thing-follows")
 def thing_follows(r, tokens, i, rl):
     """既夕禮 重先，奠從，燭從; 士虞禮 記 席從: a clause that is only a word of an act and 從 is
