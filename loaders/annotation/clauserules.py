@@ -655,6 +655,25 @@ def no_role(r, tokens, i, rl):
     return _denied_thing(r, tokens, i, rl, "role", "to")
 
 
+@rule("thing-first")
+def thing_first(r, tokens, i, rl):
+    """既夕禮 席升設于柩西, 巾席俟于西方, 巾席從而降; 士虞禮 記 席設于尊西北: 席, which names the
+    mat and laying a mat, opening the clause or after things only, right before another act, is
+    the thing, what that act moves or sets out (升 theme=席), not the
+    act of laying a mat."""
+    token, nxt = tokens[i], _next(tokens, i)
+    if token.of("object") != rl.word("mat") or not token.of("action") or nxt is None:
+        return None
+    if r.events or r.subjects:
+        return None
+    if not nxt.of("action") or nxt.of("object") or nxt.of("role"):
+        return None
+    if any(t.kinds.keys() != {"object"} for t in tokens[:i]):
+        return None
+    tokens[i] = Token(token.text, {"object": token.of("object")})
+    return 0
+
+
 @rule("cloth-cover")
 def cloth_cover(r, tokens, i, rl):
     """既夕禮 奠設如初，巾之; 記 凡籩豆實具設，皆巾之; 士喪禮 祝受巾，巾之: the cloth 巾 and 之
