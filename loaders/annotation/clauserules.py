@@ -674,6 +674,24 @@ def thing_first(r, tokens, i, rl):
     return 0
 
 
+@rule("offering-handled")
+def offering_handled(r, tokens, i, rl):
+    """既夕禮 徹奠, 祝及執事舉奠, 辟奠不出室, 祝饌祖奠于主人之南; 士虞禮 尸取奠:
+    奠 right after an act that takes, moves or sets out a thing (or after such an act and a word
+    no term names: 祖奠, the offering of the departure) is the offering, or the cup set down,
+    the thing of that act, not a second act of setting down; before a thing (舉奠觶) rule
+    set-down-cup reads it."""
+    nxt = _next(tokens, i)
+    if tokens[i].text != rl.word("offering") or not i or (nxt is not None and nxt.of("object")):
+        return None  # (舉奠觶: rule set-down-cup)
+    before = tokens[i - 1]
+    if not before.kinds and i > 1 and not is_function_word(before.text):
+        before = tokens[i - 2]
+    if before.of("action") not in rl.words["takes"]:
+        return None
+    return 1
+
+
 @rule("cloth-cover")
 def cloth_cover(r, tokens, i, rl):
     """既夕禮 奠設如初，巾之; 記 凡籩豆實具設，皆巾之; 士喪禮 祝受巾，巾之: the cloth 巾 and 之
