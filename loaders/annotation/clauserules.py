@@ -692,6 +692,21 @@ def offering_handled(r, tokens, i, rl):
     return 1
 
 
+@rule("morning")
+def morning(r, tokens, i, rl):
+    """既夕禮 猶朝夕哭; 少牢饋食禮 朝筮尸: 朝 before 夕, or opening the
+    clause right before its act, is a time, the morning (and evening), when the act is done: no
+    place 朝 (the court of 覲禮 乃朝以瑞玉, 既夕禮 朝于禰廟 keep theirs)."""
+    token, nxt = tokens[i], _next(tokens, i)
+    if token.text != rl.word("morning") or nxt is None:
+        return None
+    if nxt.text == rl.word("evening") and not nxt.kinds:
+        return 2
+    if any(t.text not in word_class("adverb") for t in tokens[:i]):
+        return None
+    return 1 if nxt.of("action") and not nxt.of("role") else None
+
+
 @rule("cloth-cover")
 def cloth_cover(r, tokens, i, rl):
     """既夕禮 奠設如初，巾之; 記 凡籩豆實具設，皆巾之; 士喪禮 祝受巾，巾之: the cloth 巾 and 之
