@@ -5049,6 +5049,36 @@ def _listed_things(r, rl, ids: list[str]) -> list[str]:
     return things if naming >= int(rl.word("lists")) else []
 
 
+@rule("drained-cup")
+def drained_cup(r, subjects, rl) -> bool:
+    """士虞禮 尸卒爵，祝受; 士昏禮 婦…卒爵，姑受; 少牢饋食禮 祝…卒爵…坐授主婦。主婦受: receiving or
+    handing over naming nothing, right after a cup was drained (an act that names its cup,
+    yl:namesCup: 卒爵) with nothing handled since, in the paragraph, is that cup, the empty
+    one passed on (受 theme=爵?): not the last thing handled before the drinking."""
+    done = False
+    for event in r.events:
+        if "theme" in event.fields or event.kind not in rl.words["acts"]:
+            continue
+        cup = _cup_just_drained(r, rl)
+        if cup:
+            event.set("theme", (cup,), "?")
+            done = True
+    return done
+
+
+def _cup_just_drained(r, rl) -> str | None:
+    """The cup named by the drinking act among the last few acts of the paragraph (卒爵 → 爵),
+    when no act since has handled a thing."""
+    for pid, earlier in reversed(r.ctx.history[-int(rl.word("within")) :]):
+        if paragraph_of(pid) != r.ctx.paragraph or earlier.fields.get("theme"):
+            return None
+        if r.lex.has(earlier.kind, "namesCup"):
+            cups = r.lex.forms["object"]
+            ends = (earlier.kind[k:] for k in range(len(earlier.kind)))
+            return next((cups[end] for end in ends if end in cups), None)
+    return None
+
+
 @rule("thing-in-hand")
 def thing_in_hand(r, subjects, rl) -> bool:
     """坐奠于薦南, 授主人, 反奠于豐上: an act that always handles a thing (yl:handlesThing) and
