@@ -2734,6 +2734,24 @@ def new_event(r, kind, tokens, i, rl) -> bool:
 # -- after the pass: the clause's events; each returns whether it changed them --------------
 
 
+@rule("place-left-in-paragraph")
+def place_left_in_paragraph(r, subjects, rl) -> bool:
+    """既夕禮 記 寢東首于北墉下。有疾 … 徹琴瑟; 寢苫枕塊。不說絰帶: a place a verbless clause left
+    for the next act is that act's only within the paragraph: an act of another paragraph (of
+    the 記, another rule) was not done there (徹琴瑟, no at=寢東)."""
+    if not r.places_left or sentence_of(r.ctx.pending_sentence) == r.ctx.paragraph:
+        return False
+    done = False
+    for event in r.events:
+        at = tuple(p for p in event.fields.get("at", ()) if p not in r.places_left)
+        if at != tuple(event.fields.get("at", ())):
+            event.unset("at")
+            if at:
+                event.set("at", at)
+            done = True
+    return done
+
+
 @rule("one-of-those")
 def one_of_those(r, subjects, rl) -> bool:
     """公食大夫禮 士舉鼎…右人抽扃…左人待載; 士羞庶羞…衆人騰羞者盡階不升堂: a 人 named only by
@@ -5368,6 +5386,7 @@ def stance_ahead(r, subjects, rl) -> bool:
         return False
     ctx.pending = ((), tuple(r.at))
     ctx.pending_at = ctx.clauses
+    ctx.pending_sentence = ctx.sentence
     ctx.pending_face = r.face
     return True
 
@@ -5393,6 +5412,7 @@ def stance_after_move(r, subjects, rl) -> bool:
         return False
     ctx.pending = ((), tuple(r.at))
     ctx.pending_at = ctx.clauses
+    ctx.pending_sentence = ctx.sentence
     ctx.pending_face = r.face
     return True
 
