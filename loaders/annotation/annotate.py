@@ -270,6 +270,8 @@ class ClauseReader:
             event.set("from", text)
         elif prep == "via":
             event.set("via", text)
+        elif prep == "at" and self.lex.has(event.kind, "yuDestinationOnly"):
+            event.set("dest", text)  # 婦徹于房中 (徹室中之饌: at)
         elif prep in ("at", None) and self.lex.has(event.kind, "yuDestination"):
             if "to" in event.fields and self.lex.has(event.kind, "yuPlaceWithRecipient"):
                 event.set("at", (*event.fields.get("at", ()), text))  # 授有司于次中: where

@@ -655,6 +655,112 @@ def no_role(r, tokens, i, rl):
     return _denied_thing(r, tokens, i, rl, "role", "to")
 
 
+@rule("thing-first")
+def thing_first(r, tokens, i, rl):
+    """既夕禮 席升設于柩西, 巾席俟于西方, 巾席從而降; 士虞禮 記 席設于尊西北: 席, which names the
+    mat and laying a mat, opening the clause or after things only, right before another act, is
+    the thing, what that act moves or sets out (升 theme=席), not the
+    act of laying a mat."""
+    token, nxt = tokens[i], _next(tokens, i)
+    if token.of("object") != rl.word("mat") or not token.of("action") or nxt is None:
+        return None
+    if r.events or r.subjects:
+        return None
+    if not nxt.of("action") or nxt.of("object") or nxt.of("role"):
+        return None
+    if any(t.kinds.keys() != {"object"} for t in tokens[:i]):
+        return None
+    tokens[i] = Token(token.text, {"object": token.of("object")})
+    return 0
+
+
+@rule("offering-handled")
+def offering_handled(r, tokens, i, rl):
+    """既夕禮 徹奠, 祝及執事舉奠, 辟奠不出室, 祝饌祖奠于主人之南; 士虞禮 尸取奠:
+    奠 right after an act that takes, moves or sets out a thing (or after such an act and a word
+    no term names: 祖奠, the offering of the departure) is the offering, or the cup set down,
+    the thing of that act, not a second act of setting down; before a thing (舉奠觶) rule
+    set-down-cup reads it."""
+    nxt = _next(tokens, i)
+    if tokens[i].text != rl.word("offering") or not i or (nxt is not None and nxt.of("object")):
+        return None  # (舉奠觶: rule set-down-cup)
+    before = tokens[i - 1]
+    if not before.kinds and i > 1 and not is_function_word(before.text):
+        before = tokens[i - 2]
+    if before.of("action") not in rl.words["takes"]:
+        return None
+    return 1
+
+
+@rule("morning")
+def morning(r, tokens, i, rl):
+    """既夕禮 猶朝夕哭; 少牢饋食禮 朝筮尸: 朝 before 夕, or opening the
+    clause right before its act, is a time, the morning (and evening), when the act is done: no
+    place 朝 (the court of 覲禮 乃朝以瑞玉, 既夕禮 朝于禰廟 keep theirs)."""
+    token, nxt = tokens[i], _next(tokens, i)
+    if token.text != rl.word("morning") or nxt is None:
+        return None
+    if nxt.text == rl.word("evening") and not nxt.kinds:
+        return 2
+    if any(t.text not in word_class("adverb") for t in tokens[:i]):
+        return None
+    return 1 if nxt.of("action") and not nxt.of("role") else None
+
+
+@rule("cloth-cover")
+def cloth_cover(r, tokens, i, rl):
+    """既夕禮 奠設如初，巾之; 記 凡籩豆實具設，皆巾之; 士喪禮 祝受巾，巾之: the cloth 巾 and 之
+    ending the clause, no act before it, is covering the thing with the cloth:
+    加 theme=巾, the thing named before covered, not a clause with no act."""
+    if r.events or tokens[i].of("object") != rl.word("cloth") or i + 2 != len(tokens):
+        return None
+    if tokens[i + 1].text != rl.word("it"):
+        return None
+    r.new_event(rl.word("act")).set("theme", rl.word("cloth"))
+    return 2
+
+
+@rule("side-taken")
+def side_taken(r, tokens, i, rl):
+    """既夕禮 衆主人東即位: a compass word between the persons and 即位 is the side where they
+    take their places (即位 at=東), not a word dropped."""
+    token, nxt = tokens[i], _next(tokens, i)
+    if not i or not tokens[i - 1].of("role") or nxt is None or r.events:
+        return None
+    if token.kinds.keys() != {"direction"} or token.text not in word_class("compass"):
+        return None
+    if nxt.of("action") not in rl.words["acts"]:
+        return None
+    r.at.append(token.text)
+    return 1
+
+
+@rule("thing-follows")
+def thing_follows(r, tokens, i, rl):
+    """既夕禮 重先，奠從，燭從; 士虞禮 記 席從: a clause that is only a word of an act and 從 is
+    that thing following in the file (the offering, the mat), no act of its own: 從 with the
+    thing when it is one (席從 → 從 theme=席), as 燭從 reads."""
+    if i or len(tokens) != 2 or tokens[1].text != rl.word("follow"):
+        return None
+    if "action" not in tokens[0].kinds:
+        return None
+    thing = tokens[0].of("object")
+    if not thing:
+        return 1
+    tokens[0] = Token(tokens[0].text, {"object": thing})
+    return 0
+
+
+@rule("without-count")
+def without_count(r, tokens, i, rl):
+    """既夕禮 主人踊無算; 鄉射禮 記 射無算; 有司徹 爵無算: 無算 after an act or a thing is 'without
+    number', how often it is done, not a tally (算) denied: no event, no negation."""
+    nxt = _next(tokens, i)
+    if not i or tokens[i].text != rl.word("neg") or tokens[i].kinds or nxt is None:
+        return None
+    return 2 if nxt.text == rl.word("count") else None
+
+
 @rule("no-object")
 def no_object(r, tokens, i, rl):
     return _denied_thing(r, tokens, i, rl, "object", "theme")
@@ -749,6 +855,27 @@ def place_beyond(r, tokens, i, rl):
     return len(tokens) - i
 
 
+@rule("qualified-place")
+def qualified_place(r, tokens, i, rl):
+    """既夕禮 二燭俟于殯門外; 少牢饋食禮 雍人摡鼎匕俎于雍爨, 廩人…于廩爨: right after 于, one word
+    no term names (no function word) and a place or a thing (with 上, 下 … after it) ending the
+    clause are one place as written, the place of that one (殯門外: outside the door of the
+    殯宮; 雍爨: the cooks' stove, 注: 雍爨在門東南), not the bare 門外 or 爨."""
+    if r.prep is None or not i or tokens[i - 1].text not in rl.words["yu"]:
+        return None
+    word, rest = tokens[i], tokens[i + 1 :]
+    if word.kinds or is_function_word(word.text) or not rest:
+        return None
+    if not rest[0].kinds.keys() & {"place", "object"} or rest[0].kinds.keys() & {"role", "action"}:
+        return None
+    if rest[0].text in word_class("place-suffix"):  # 于次中: the place 次 and 中 (unnamed-place)
+        return None
+    if any(t.kinds or t.text not in word_class("place-suffix") for t in rest[1:]):
+        return None
+    r.place_here(r.known_place("".join(t.text for t in tokens[i:])))
+    return len(tokens) - i
+
+
 @rule("written-relative-place")
 def written_relative_place(r, tokens, i, rl):
     """少牢饋食禮 肵俎在羊俎之北, 設于薦豆之北, 三鼎在羊鑊之西; 有司徹 司馬在羊鼎之東, 設于初籩之南;
@@ -776,15 +903,22 @@ def written_relative_place(r, tokens, i, rl):
 def dipped_in(r, tokens, i, rl):
     """有司徹 右取菹㨎于醢, 取肝㨎于鹽; 公食大夫禮 以辯擩于醢: 㨎 (擩, to dip, 注: 擩猶染也), which
     no class names, and the 于X after it, ending the clause, are where the thing taken is
-    dipped: no event, and not where the act before took it from (取 … from=醢)."""
+    dipped: no event, and not where the act before took it from (取 … from=醢); so is a thing
+    straight after it (士虞禮 祝取肝擩鹽: no theme 鹽 on 取, nor on the 嚌之 after)."""
     if tokens[i].text not in rl.words["dip"] or tokens[i].kinds:
         return None
     rest = tokens[i + 1 :]
-    if not rest or rest[0].text not in rl.words["yu"]:
+    if not rest or any("action" in t.kinds or "role" in t.kinds for t in rest):
         return None
-    if any("action" in t.kinds or "role" in t.kinds for t in rest):
+    if rest[0].text not in rl.words["yu"] and not _dipped_straight(rest):
         return None
     return len(tokens) - i
+
+
+def _dipped_straight(rest) -> bool:
+    """士虞禮 祝取肝擩鹽, 取脯擩醢: 擩 with the thing dipped in written straight after it (no 于),
+    a thing ending the clause."""
+    return len(rest) == 1 and "object" in rest[0].kinds
 
 
 @rule("offering-place")
@@ -2598,6 +2732,24 @@ def new_event(r, kind, tokens, i, rl) -> bool:
 
 
 # -- after the pass: the clause's events; each returns whether it changed them --------------
+
+
+@rule("place-left-in-paragraph")
+def place_left_in_paragraph(r, subjects, rl) -> bool:
+    """既夕禮 記 寢東首于北墉下。有疾 … 徹琴瑟; 寢苫枕塊。不說絰帶: a place a verbless clause left
+    for the next act is that act's only within the paragraph: an act of another paragraph (of
+    the 記, another rule) was not done there (徹琴瑟, no at=寢東)."""
+    if not r.places_left or sentence_of(r.ctx.pending_sentence) == r.ctx.paragraph:
+        return False
+    done = False
+    for event in r.events:
+        at = tuple(p for p in event.fields.get("at", ()) if p not in r.places_left)
+        if at != tuple(event.fields.get("at", ())):
+            event.unset("at")
+            if at:
+                event.set("at", at)
+            done = True
+    return done
 
 
 @rule("one-of-those")
@@ -5176,6 +5328,36 @@ def _listed_things(r, rl, ids: list[str]) -> list[str]:
     return things if naming >= int(rl.word("lists")) else []
 
 
+@rule("drained-cup")
+def drained_cup(r, subjects, rl) -> bool:
+    """士虞禮 尸卒爵，祝受; 士昏禮 婦…卒爵，姑受; 少牢饋食禮 祝…卒爵…坐授主婦。主婦受: receiving or
+    handing over naming nothing, right after a cup was drained (an act that names its cup,
+    yl:namesCup: 卒爵) with nothing handled since, in the paragraph, is that cup, the empty
+    one passed on (受 theme=爵?): not the last thing handled before the drinking."""
+    done = False
+    for event in r.events:
+        if "theme" in event.fields or event.kind not in rl.words["acts"]:
+            continue
+        cup = _cup_just_drained(r, rl)
+        if cup:
+            event.set("theme", (cup,), "?")
+            done = True
+    return done
+
+
+def _cup_just_drained(r, rl) -> str | None:
+    """The cup named by the drinking act among the last few acts of the paragraph (卒爵 → 爵),
+    when no act since has handled a thing."""
+    for pid, earlier in reversed(r.ctx.history[-int(rl.word("within")) :]):
+        if paragraph_of(pid) != r.ctx.paragraph or earlier.fields.get("theme"):
+            return None
+        if r.lex.has(earlier.kind, "namesCup"):
+            cups = r.lex.forms["object"]
+            ends = (earlier.kind[k:] for k in range(len(earlier.kind)))
+            return next((cups[end] for end in ends if end in cups), None)
+    return None
+
+
 @rule("thing-in-hand")
 def thing_in_hand(r, subjects, rl) -> bool:
     """坐奠于薦南, 授主人, 反奠于豐上: an act that always handles a thing (yl:handlesThing) and
@@ -5465,6 +5647,7 @@ def stance_ahead(r, subjects, rl) -> bool:
         return False
     ctx.pending = ((), tuple(r.at))
     ctx.pending_at = ctx.clauses
+    ctx.pending_sentence = ctx.sentence
     ctx.pending_face = r.face
     return True
 
@@ -5490,6 +5673,7 @@ def stance_after_move(r, subjects, rl) -> bool:
         return False
     ctx.pending = ((), tuple(r.at))
     ctx.pending_at = ctx.clauses
+    ctx.pending_sentence = ctx.sentence
     ctx.pending_face = r.face
     return True
 
@@ -5722,6 +5906,25 @@ def placed_row(r, subjects, rl) -> bool:
     facing, is where they are (在 agent=士 at=西方; the facing added next), not subjects waiting
     for a verb, nor the facing added to the act before (諸公卿大夫皆入門右)."""
     if not subjects or not r.at or r.face or r.topic or r.before or not _row_next(r, rl):
+        return False
+    return _are_there(r, subjects, rl)
+
+
+@rule("placed-alone")
+def placed_alone(r, subjects, rl) -> bool:
+    """既夕禮 主人柩東，西面; 少牢饋食禮 主人門東，南面; 有司徹 主婦北堂: persons and a place and
+    no verb, ending their sentence or followed in it only by a facing with no end of honour,
+    are where those persons are (在 agent=主人 at=門東), as placed-row reads a row; not
+    subjects waiting for the next sentence's verb, nor a person and 于 a place (歸于賓館,
+    記 大夫于主人之北: a seat listed)."""
+    if not subjects or not r.at or r.face or r.topic or r.before or r.upper:
+        return False
+    if any(t.text in rl.words["at"] for t in r.tokens):  # 大夫于主人之北: a seat listed
+        return False
+    rest = r.ctx.rest_of_sentence
+    if rest and (len(rest) != 1 or not _only_facing(r, rest[0], rl)):
+        return False
+    if not rest and not r.ctx.ends_sentence:
         return False
     return _are_there(r, subjects, rl)
 
