@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 from yili_kg.loaders.annotation.annotations import Event, paragraph_of, sentence_of
 from yili_kg.loaders.annotation.discourse import (
     last_doer,
+    last_mourners,
     named_just_before,
     rite_ruler,
     shooters,
@@ -4130,6 +4131,24 @@ def heard_above(r, subjects, rl) -> bool:
             event.set("to", tuple(earlier.agent), "?")
             done = True
             break
+    return done
+
+
+@rule("prompted-mourners")
+def prompted_mourners(r, subjects, rl) -> bool:
+    """士虞禮 宗人詔踊如初: the one prompted to leap or wail (詔踊, rule prompted), named by no
+    one, is the mourners who last did it (丈夫踊，婦人踊: rule mourners-as-before), told (to)
+    and doing it; not the 尸 just named, who does not leap (注: 言詔踊如初，則凡踊宗人詔之)."""
+    as_before = rule_named("mourners-as-before")
+    done = False
+    for index, event in enumerate(r.events):
+        if not event.get("_prompted") or index == 0 or event.kind not in as_before.words["acts"]:
+            continue
+        teller = r.events[index - 1]
+        if "to" in teller.fields:
+            continue
+        teller.set("to", last_mourners(r.ctx.history, event.kind, as_before), "?")
+        done = True
     return done
 
 

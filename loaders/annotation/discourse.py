@@ -582,6 +582,67 @@ def named_just_before(ctx: Context) -> tuple[str, ...]:
     return last.agent if named else ()
 
 
+@rule("mourners-as-before")
+def mourners_as_before(reader, event, text, rl) -> bool:
+    """士虞禮 尸入門，丈夫踊，婦人踊。…尸入户，踊如初 / 既夕禮 徹者入，丈夫踊…徹者入，踊如初:
+    leaping or wailing 'as at first' (如初) naming no one repeats the last leaping of the
+    mourners, when the one carried over (the 尸, the removers) has never done that act: the
+    persons of that passage who did it (主人及兄弟踊，婦人亦如之), implied; with none, the men
+    and the women (丈夫, 婦人). One who has leapt before goes on (拜稽顙，踊如初 → 主人^)."""
+    if event.kind not in rl.words["acts"] or event.get("like") != rl.word("first"):
+        return False
+    history = reader.ctx.history
+    carried = set(reader.ctx.agent)
+    if carried and any(
+        e.kind == event.kind and e.get("neg") != "1" and carried & set(e.agent) for _, e in history
+    ):
+        return False
+    event.set("agent", last_mourners(history, event.kind, rl), "?")
+    return True
+
+
+def last_mourners(history, kind: str, rl: Rule) -> tuple[str, ...]:
+    """Those who last did the mourning act ``kind`` among whom the men or the women (丈夫,
+    婦人) were: every doer of it in that passage (丈夫踊，婦人踊; 主人及兄弟踊，婦人亦如之);
+    else the men and the women. ``rl`` is rule mourners-as-before."""
+    mourners = set(rl.words["mourners"])
+    last = next(
+        (
+            n
+            for n in range(len(history) - 1, -1, -1)
+            if _mourned(history, n, kind, rl) and mourners & set(history[n][1].agent)
+        ),
+        None,
+    )
+    if last is None:
+        return rl.words["mourners"]
+    passage = paragraph_of(history[last][0])
+    first = last
+    while first > 0 and paragraph_of(history[first - 1][0]) == passage:
+        first -= 1
+    agents: list[str] = []
+    for m in range(first, last + 1):
+        if _mourned(history, m, kind, rl):
+            agents.extend(a for a in history[m][1].agent if a not in agents)
+    return tuple(agents)
+
+
+def _mourned(history, n: int, kind: str, rl: Rule) -> bool:
+    """The n-th event of the history is the act ``kind`` done (not denied) by someone named, or
+    a 如之 right after it (婦人亦如之)."""
+    e = history[n][1]
+    if not e.agent or e.get("neg") == "1":
+        return False
+    if e.kind == kind:
+        return True
+    return (
+        e.kind == rl.word("like")
+        and e.get("like") == rl.word("that")
+        and n > 0
+        and history[n - 1][1].kind == kind
+    )
+
+
 @rule("fronted-object")
 def fronted_object(reader, event, text, rl) -> bool:
     """三耦…拾取矢，如初，矢不挾，兼諸弦弣以退: a thing named first in a clause, before 不 or
