@@ -1365,6 +1365,25 @@ def preposition(r, tokens, i, rl):
     return None
 
 
+@rule("attendants-joined")
+def attendants_joined(r, tokens, i, rl):
+    """士虞禮 佐食及執事盥 / 既夕禮 祝及執事舉奠: 執事 joined by 及 or 與 to a subject, an act
+    after it, is the attendants (the role 執事者, 注: 執事者，諸執奠事者), one more subject, not
+    acts 及 and 執; 及執事 opening a clause joins them to the subject carried over."""
+    words = [t.text for t in tokens[i + 1 : i + 3]]
+    if tokens[i].text not in rl.words["and"] or "".join(words) != rl.word("attendants"):
+        return None
+    if r.events or not any(t.of("action") for t in tokens[i + 3 :]):
+        return None
+    if not i and not r.subjects:
+        r.subjects = list(r.ctx.agent)
+    if not r.subjects:
+        return None
+    r.subjects.append(rl.word("role"))
+    r.joined = True
+    return 3
+
+
 @rule("and-subject")
 def and_subject(r, tokens, i, rl):
     """賓及衆賓: one more subject; 賓反入，及卿大夫皆說屨: first in its clause, 及 and a person

@@ -20,6 +20,7 @@ from yili_kg.loaders.annotation.rules import Rule, one_word, rule, rule_named, r
 from yili_kg.loaders.iris import YL
 from yili_kg.loaders.terms.lexicon import Lexicon
 from yili_kg.loaders.terms.tokens import leading_roles, tokenize
+from yili_kg.loaders.terms.words import is_function_word
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -580,6 +581,40 @@ def named_just_before(ctx: Context) -> tuple[str, ...]:
     pid, last = ctx.history[-1]
     named = sentence_of(pid) == ctx.sentence and _named([last]) and last.get("neg") != "1"
     return last.agent if named else ()
+
+
+@rule("things-follow")
+def things_follow(reader, event, text, rl) -> bool:
+    """既夕禮 柩從 / 車從 / 茵苞器序從 / 巾席從而降: things heading a clause and 從 (they follow
+    in the procession), no person named, are carried by those the text does not name: no one's,
+    not the one carried over (the 祝 who lifted the offering); an act joined to it by 而 too."""
+    follow = rl.word("follow")
+    head, found, _ = text.partition(follow)
+    if not found or not head:
+        return False
+    tokens = tokenize(head, reader.lex)
+    if not tokens or any(t.of("role") for t in tokens):
+        return False
+    if any(t.of("action") and not t.of("object") for t in tokens):
+        return False  # 遂從, 奠從 (奠, an act as a noun: not read as a thing)
+    if is_function_word(tokens[0].text):
+        return False  # 乃從, 皆從
+    events = reader.events
+    at = next((k for k, e in enumerate(events) if e is event), -1)
+    first = (
+        at >= 0
+        and event.kind == follow
+        and all(e.get("noagent") == "unstated" and e.kind != follow for e in events[:at])
+    )  # (巾席: 席 read as an act of no one before it)
+    joined = (
+        len(events) > 1
+        and events[-1] is event
+        and rl.word("and") + event.kind in text
+        and events[-2].get("noagent") == "unstated"
+    )
+    if not (first or joined):
+        return False
+    return _unstated(event)
 
 
 @rule("mourners-as-before")
