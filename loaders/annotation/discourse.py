@@ -718,6 +718,20 @@ def ji_usual_commander(reader, event, text, rl) -> bool:
     return False
 
 
+@rule("words-to-spirits")
+def words_to_spirits(reader, event, text, rl) -> bool:
+    """士虞禮 記 曰哀薦虞事 / 曰薦此常事 / 曰薦此祥事: words that offer
+    to the spirits (饗, 薦, 奠 in what is said), said by no one named, are the 祝's, who speaks
+    for the sacrificer (注 士虞禮: 祝祝; 饗辭，勸彊尸之辭也), implied, not no one's (the 記's
+    rule names no one) nor a person the words name (孝子某, 皇祖)."""
+    if event.kind not in rl.words["says"] or "say" not in event.fields or event.kind not in text:
+        return False  # (適爾皇祖某甫…尚饗: the words go on, no new speech)
+    if not any(w in (event.get("say") or "") for w in rl.words["offer"]):
+        return False
+    event.set("agent", (rl.word("speaker"),), "?")
+    return True
+
+
 @rule("ji-names-no-one")
 def ji_names_no_one(reader, event, text, rl) -> bool:
     ctx = reader.ctx
