@@ -2266,6 +2266,34 @@ def goes_to(r, tokens, i, rl):
     return start - i + 2
 
 
+@rule("men-and-women")
+def men_and_women(r, tokens, i, rl):
+    """士虞禮 記 男女拾踊三 / 既夕禮 記 男女，改服 / 士喪禮 男女奉尸: 男女 as the subject is the men
+    and the women of the house (丈夫, 婦人; 注: 男女從尸，男由左，女由右), not the bride (女)."""
+    words = rl.words["pair"]
+    if [t.text for t in tokens[i : i + len(words)]] != list(words):
+        return None
+    if r.events or r.prep is not None or (r.subjects and not r.joined):
+        return None
+    r.subjects.extend(rl.words["roles"])
+    r.joined = False
+    return len(words)
+
+
+@rule("mourners-unnamed")
+def mourners_unnamed(r, tokens, i, rl):
+    """既夕禮 哭者相止也 / 士喪禮 哭者止: a mourning act (哭, 踊) with 者 heading a clause, when no
+    one did it just before (rule doer-of-act), is the mourners, the men and the women (丈夫,
+    婦人), not someone unnamed (人)."""
+    nxt = _next(tokens, i)
+    if i or r.subjects or tokens[i].of("action") not in rl.words["acts"]:
+        return None
+    if not _has(nxt, rl.words["zhe"]) or i + 2 >= len(tokens):
+        return None
+    r.subjects.extend(rl.words["mourners"])
+    return 2
+
+
 @rule("doer-of-act")
 def doer_of_act(r, tokens, i, rl):
     """酌者加勺, 致者阼階下再拜稽首, 卒爵者興: an act with 者 at the head of a clause, more
