@@ -1782,6 +1782,25 @@ def placed_one_acts(reader, event, text, rl) -> bool:
     return True
 
 
+@rule("dead-do-nothing")
+def dead_do_nothing(reader, event, text, rl) -> bool:
+    """既夕禮 知死者贈，知生者賻。書賵于方 / 乃代哭: the dead (死者) do nothing: an act naming no
+    one is never carried from him; the others carried with him go on, else the wailing or
+    leaping is the mourners' (丈夫, 婦人), else no one named does it."""
+    dead = set(rl.words["dead"])
+    carried = reader.ctx.agent
+    if not dead & set(carried):
+        return False
+    living = tuple(a for a in carried if a not in dead)
+    if living:
+        event.set("agent", living, "^")
+    elif event.kind in rl.words["mourning"]:
+        event.set("agent", rl.words["mourners"], "?")
+    else:
+        return _unstated(event)
+    return True
+
+
 @rule("carried-subject")
 def carried_subject(reader, event, text, rl) -> bool:
     ctx = reader.ctx
