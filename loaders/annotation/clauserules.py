@@ -109,6 +109,23 @@ def relayed_words(r, tokens, i, rl):
     return 3
 
 
+@rule("goes-before")
+def goes_before(r, tokens, i, rl):
+    """士虞禮 祝前尸 / 有司徹 祝前: a clause that is only a person and 前 (and the one he goes
+    before) is his going before, leading (帥; 注: 前，道也), the other the one led: an act, not
+    a place in front of him nor a description."""
+    texts = [t.text for t in tokens]
+    if i or len(tokens) not in (2, 3) or texts[1] != rl.word("before") or r.subjects:
+        return None
+    if not tokens[0].of("role") or (len(tokens) == 3 and not tokens[2].of("role")):
+        return None
+    r.subjects.append(tokens[0].of("role"))
+    event = r.new_event(rl.word("lead"))
+    if len(tokens) == 3:
+        event.set("to", tokens[2].of("role"))
+    return len(tokens)
+
+
 @rule("say")
 def say(r: ClauseReader, tokens: Tokens, i: int, rl: Rule) -> int | None:
     if "say" in tokens[i].kinds:
@@ -5439,6 +5456,22 @@ def _other_at_other_place(r: ClauseReader, text: str, role: str, place: str) -> 
         return False
     other, there = tokens[0].of("role"), tokens[1].of("place")
     return bool(other and there and other != role and there != place)
+
+
+@rule("faces-person")
+def faces_person(r, subjects, rl) -> bool:
+    """士虞禮 記 祝前，鄉尸。還，出户，又鄉尸: a clause that is only (又) 鄉 and a person, no verb,
+    is the one carried over turning toward him as he goes (注: 鄉尸，還，出户，又鄉尸，每將還必
+    鄉之者), no subject: the person faced is not the subject of the next clause."""
+    text = r.text
+    for word in rl.words["again"]:
+        text = text.removeprefix(word)
+    if not subjects or not text.startswith(rl.word("toward")):
+        return False
+    if text[len(rl.word("toward")) :] not in subjects or len(subjects) != 1:
+        return False
+    r.ctx.pending = None
+    return True
 
 
 @rule("nominal-sentence")

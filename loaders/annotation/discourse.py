@@ -1782,6 +1782,23 @@ def placed_one_acts(reader, event, text, rl) -> bool:
     return True
 
 
+@rule("leader-and-led")
+def leader_and_led(reader, event, text, rl) -> bool:
+    """士虞禮 祝前尸。出户，踊如初。降堂: the one who goes before leading another (帥 to=X, within
+    the last acts, the leader carried) and the one led go together: a going naming no one is
+    both of theirs, not the leader's alone."""
+    carried = set(reader.ctx.agent)
+    if not carried or not reader.is_a(event.kind, *rl.words["going"]):
+        return False
+    for _, earlier in reversed(reader.ctx.history[-int(rl.word("within")) :]):
+        if earlier.kind == rl.word("lead") and set(earlier.agent) == carried and earlier.get("to"):
+            event.set("agent", (*earlier.fields["to"], *earlier.agent), "^")
+            return True
+        if carried & set(earlier.agent):
+            return False
+    return False
+
+
 @rule("dead-do-nothing")
 def dead_do_nothing(reader, event, text, rl) -> bool:
     """既夕禮 知死者贈，知生者賻。書賵于方 / 乃代哭: the dead (死者) do nothing: an act naming no
