@@ -134,6 +134,25 @@ def say(r: ClauseReader, tokens: Tokens, i: int, rl: Rule) -> int | None:
     return None
 
 
+@rule("puts-on")
+def puts_on(r, tokens, i, rl):
+    """少牢饋食禮 主婦被錫，衣侈袂 / 婦贊者…亦被錫 / 士昏禮 被顈黼: 被 or 衣 opening what a clause
+    says of its subject (after the subject and 亦) is putting on the dress after it (注: 被錫讀為
+    髲鬄; 言被，明非常服): an act of dress, 服, the garment its theme, not a list of things."""
+    token = tokens[i]
+    if r.events or not token.text.startswith(rl.words["wear"]):
+        return None
+    if any(not (t.of("role") or t.text in rl.words["also"]) for t in tokens[:i]):
+        return None
+    if token.kinds.keys() - {"object"} or (not token.kinds and i + 1 >= len(tokens)):
+        return None  # (衣 alone: the robe, no act)
+    event = r.new_event(rl.word("act"))
+    event.fields["_dress"] = ("1",)  # its subject stays for the next clause (dress-keeps-subject)
+    if token.of("object"):
+        event.set("theme", token.of("object"))  # 被錫: the wig, 髲鬄
+    return 1
+
+
 @rule("zhu-gloss")
 def zhu_gloss(r, tokens, i, rl):
     """則侍射者降 〔注：侍射，賓也〕: a word of the clause that is no term of the ontology, which
@@ -4213,6 +4232,21 @@ def prompted_mourners(r, subjects, rl) -> bool:
             continue
         teller.set("to", last_mourners(r.ctx.history, event.kind, as_before), "?")
         done = True
+    return done
+
+
+@rule("dress-keeps-subject")
+def dress_keeps_subject(r, subjects, rl) -> bool:
+    """少牢饋食禮 主婦被錫，衣侈袂，薦自東房 / 士昏禮 被顈黼，在其後: the dress put on (puts-on)
+    is said of the one who then acts: its subject waits for the next clause, as a verbless
+    clause's does (she presents, not no one named; they stand behind)."""
+    done = False
+    for event in r.events:
+        if event.fields.pop("_dress", None) and event.agent:
+            r.ctx.pending = (tuple(event.agent), ())
+            r.ctx.pending_at = r.ctx.clauses
+            r.ctx.pending_sentence = r.ctx.sentence
+            done = True
     return done
 
 
