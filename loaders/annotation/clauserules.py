@@ -153,6 +153,22 @@ def puts_on(r, tokens, i, rl):
     return 1
 
 
+@rule("says-nothing")
+def says_nothing(r, tokens, i, rl):
+    """少牢饋食禮 主人不言，拜侑 / 尸不言，尸答拜 / 有司徹 不言: 不言 is saying nothing, the act of
+    speech (曰) denied (注: 祝言而不拜，主人不言而拜), not a word no term names; not under a case
+    (若不言) nor a rule of conduct (非喪事不言)."""
+    token, nxt = tokens[i], _next(tokens, i)
+    if token.text != rl.word("speak") or token.kinds or not r.neg or r.events:
+        return None
+    if r.ctx.clause_text.startswith(rl.words["not-after"]):
+        return None
+    if nxt is not None and not nxt.of("role"):
+        return None
+    r.new_event(rl.word("act")).fields["_unsaid"] = ("1",)  # said to no one (rule unsaid)
+    return 1
+
+
 @rule("zhu-gloss")
 def zhu_gloss(r, tokens, i, rl):
     """則侍射者降 〔注：侍射，賓也〕: a word of the clause that is no term of the ontology, which
@@ -4273,6 +4289,19 @@ def implied_recipient(r, subjects, rl) -> bool:
         )
         if other:
             event.set("to", other, "?")
+            done = True
+    return done
+
+
+@rule("unsaid")
+def unsaid(r, subjects, rl) -> bool:
+    """少牢饋食禮 主人不言，拜侑: nothing said (rule says-nothing) is said to no one: the other
+    party an earlier rule gave it is taken back (the bow to the 尸 that follows is the host's
+    to him, not to one he spoke to)."""
+    done = False
+    for event in r.events:
+        if event.fields.pop("_unsaid", None) and "to" in event.fields:
+            event.unset("to")
             done = True
     return done
 
