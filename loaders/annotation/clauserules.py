@@ -5525,7 +5525,8 @@ def _other_at_other_place(r: ClauseReader, text: str, role: str, place: str) -> 
 def faces_person(r, subjects, rl) -> bool:
     """士虞禮 記 祝前，鄉尸。還，出户，又鄉尸: a clause that is only (又) 鄉 and a person, no verb,
     is the one carried over turning toward him as he goes (注: 鄉尸，還，出户，又鄉尸，每將還必
-    鄉之者), no subject: the person faced is not the subject of the next clause."""
+    鄉之者), no subject: the person faced is not the subject of the next clause, the one
+    turning is (in the 記 too, whose next sentence otherwise names no one)."""
     text = r.text
     for word in rl.words["again"]:
         text = text.removeprefix(word)
@@ -5534,6 +5535,10 @@ def faces_person(r, subjects, rl) -> bool:
     if text[len(rl.word("toward")) :] not in subjects or len(subjects) != 1:
         return False
     r.ctx.pending = None
+    if r.ctx.agent:  # the one turning is the subject of the next clause, as if named here
+        r.ctx.pending = (tuple(r.ctx.agent), ())
+        r.ctx.pending_at = r.ctx.clauses
+        r.ctx.pending_sentence = r.ctx.sentence
     return True
 
 
