@@ -1782,6 +1782,35 @@ def placed_one_acts(reader, event, text, rl) -> bool:
     return True
 
 
+@rule("mourning-aside")
+def mourning_aside(reader, event, text, rl) -> bool:
+    """既夕禮 婦人入，丈夫踊，升自阼階 / 徹者入，丈夫踊，設于西北 / 唯主人主婦哭…讀書: the mourners'
+    wailing or leaping is done as another acts: an act (not itself a mourning act) naming no one
+    just after it is by the one who acted just before the wailing (in the paragraph, within the
+    last acts), not by the mourners carried over."""
+    mourning = rl.words["mourning"]
+    history = reader.ctx.history
+    if event.kind in mourning or not history or history[-1][1].kind not in mourning:
+        return False
+    last_text = reader.ctx.texts.get(history[-1][0], "")
+    if history[-1][1].get("neg") == "1" and last_text.startswith(rl.word("only")):
+        return False  # 唯主人不哭，洗廢爵: the one singled out not to wail is the one who acts
+    wailers = set(history[-1][1].agent)
+    if not wailers or set(reader.ctx.agent) != wailers:
+        return False
+    paragraph = reader.ctx.paragraph
+    for pid, earlier in reversed(history[-int(rl.word("within")) :]):
+        if paragraph_of(pid) != paragraph or earlier.modifier:
+            return False
+        if earlier.kind in mourning or not earlier.agent:
+            continue
+        if set(earlier.agent) & wailers or earlier.get("neg") == "1":
+            return False
+        event.set("agent", earlier.agent, "^")
+        return True
+    return False
+
+
 @rule("leader-and-led")
 def leader_and_led(reader, event, text, rl) -> bool:
     """士虞禮 祝前尸。出户，踊如初。降堂: the one who goes before leading another (帥 to=X, within
