@@ -5197,6 +5197,25 @@ def _followed(r, rl, doer: set) -> list[set]:
     return [party - doer] if doer & party and party - doer else []
 
 
+@rule("so-round")
+def so_round(r, subjects, rl) -> bool:
+    """有司徹 …不拜既爵。若是以辯 / 皆若是以辯: 'so, to every one of them' (若 = 如, 注: 今文若為如)
+    after an offering is the round done so again: 如 like=是, by the one who offered (獻), or,
+    with 皆, by those offered to, each as the first; no act of its own otherwise."""
+    text = r.text
+    all_ = text.startswith(rl.word("all"))
+    if subjects or text.removeprefix(rl.word("all")) != rl.word("so-round"):
+        return False
+    for _, earlier in reversed(r.ctx.history[-int(rl.word("within")) :]):
+        if earlier.kind == rl.word("offer") and earlier.agent and earlier.get("to"):
+            doers = earlier.fields["to"] if all_ else earlier.agent
+            event = r.new_event(rl.word("like"))
+            event.set("like", rl.word("so"))
+            event.set("agent", doers, "?" if all_ else "^")
+            return True
+    return False
+
+
 @rule("denied-unknown")
 def denied_unknown(r, subjects, rl) -> bool:
     """有司徹 主人送于廟門之外，拜，尸不顧。拜侑與長賓: persons, 不 and a word the ontology does
