@@ -126,6 +126,25 @@ def goes_before(r, tokens, i, rl):
     return len(tokens)
 
 
+@rule("owned-alike")
+def owned_alike(r, tokens, i, rl):
+    """士昏禮 婦車亦如之 / 既夕禮 記 主婦之車亦如之: a person, (之,) a word no term names and 如之
+    (亦如之), the whole clause, is that person's thing made or fitted the same way (注: 亦如之
+    者，車同等): no one acts, the person is whose it is, not the subject."""
+    if i or r.subjects or not tokens[0].of("role") or len(tokens) not in (3, 4):
+        return None
+    middle, last = tokens[1:-1], tokens[-1]
+    if last.of("action") != rl.word("like") or not last.text.endswith(rl.word("it")):
+        return None
+    if len(middle) == 2 and middle[0].text != rl.word("of"):
+        return None
+    if middle[-1].kinds or is_function_word(middle[-1].text):
+        return None
+    r.possessed = True
+    r.topic.clear()
+    return len(tokens) - 1
+
+
 @rule("say")
 def say(r: ClauseReader, tokens: Tokens, i: int, rl: Rule) -> int | None:
     if "say" in tokens[i].kinds:
