@@ -5235,6 +5235,30 @@ def so_round(r, subjects, rl) -> bool:
     return False
 
 
+@rule("dress-worn")
+def dress_worn(r, subjects, rl) -> bool:
+    """既夕禮 丈夫髽 / 衆主人布帶 / 士虞禮 祝免 / 士昏禮 女次 / 姆纚笄宵衣: a person named
+    and only the dress he has on (a word of dress, 髽 免 絰 帶 衰 次 袗 纚 笄, and the words
+    that qualify it), no verb, no place, is his wearing it, 服 (the garments the terms name its
+    theme), not a description; his name stays the subject of the next clause, as before."""
+    if not subjects or r.at or r.face:
+        return False
+    rest = [t for t in tokenize(r.text, r.lex) if not t.of("role")]
+    if not rest or any(t.of("action") or t.of("place") or t.of("direction") for t in rest):
+        return False
+    if not any(c in t.text for t in rest for c in rl.words["dress"]):
+        return False
+    event = r.new_event(rl.word("act"))
+    event.set("agent", subjects)
+    things = [t.of("object") for t in rest if t.of("object")]
+    if things:
+        event.set("theme", tuple(things))
+    r.ctx.pending = (tuple(subjects), ())
+    r.ctx.pending_at = r.ctx.clauses
+    r.ctx.pending_sentence = r.ctx.sentence
+    return True
+
+
 @rule("denied-unknown")
 def denied_unknown(r, subjects, rl) -> bool:
     """有司徹 主人送于廟門之外，拜，尸不顧。拜侑與長賓: persons, 不 and a word the ontology does
