@@ -188,6 +188,19 @@ def says_nothing(r, tokens, i, rl):
     return 1
 
 
+@rule("prays")
+def prays(r, tokens, i, rl):
+    """士虞禮 祝祝卒 (注: 祝祝者，釋孝子祭辭): 祝 right after the 祝 named as the subject, and 卒,
+    is his prayer finished, an act of speech (曰, as 少牢饋食禮 祝祝曰…), not the 祝 named twice."""
+    prayer = rl.word("prayer")
+    if i != 1 or tokens[0].of("role") != prayer or tokens[1].text != prayer or r.events:
+        return None
+    if [t.text for t in tokens[2:]] != [rl.word("finish")]:
+        return None  # 祝祝曰…: the 曰 is the act; 祝祝 alone: left (see the rule's row)
+    r.new_event(rl.word("act"))
+    return len(tokens) - 1
+
+
 @rule("zhu-gloss")
 def zhu_gloss(r, tokens, i, rl):
     """則侍射者降 〔注：侍射，賓也〕: a word of the clause that is no term of the ontology, which
