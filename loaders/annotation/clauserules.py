@@ -1468,6 +1468,26 @@ def attendants_joined(r, tokens, i, rl):
     return 3
 
 
+@rule("two-of-office")
+def two_of_office(r, tokens, i, rl):
+    """少牢饋食禮 二佐食各取黍于一敦 / 祝與二佐食皆出: 二 and an office held by two, an upper
+    and a lower (上佐食, 下佐食), as the subject, or joined to it by 與 or 及, is the two of them,
+    each by his role, not the office once."""
+    joined = tokens[i].text in rl.words["and"]
+    k = i + 1 if joined else i
+    if k + 1 >= len(tokens) or tokens[k].text != rl.word("two") or r.events:
+        return None
+    office = tokens[k + 1].of("role")
+    pair = tuple(side + (office or "") for side in rl.words["sides"])
+    if office not in rl.words["offices"] or not all(p in r.lex.iri["role"] for p in pair):
+        return None  # (二大夫, 二耦: two of many, not an upper and a lower)
+    if joined != bool(r.subjects) or (r.subjects and r.joined):
+        return None
+    r.subjects.extend(pair)
+    r.joined = False
+    return k + 2 - i
+
+
 @rule("and-subject")
 def and_subject(r, tokens, i, rl):
     """賓及衆賓: one more subject; 賓反入，及卿大夫皆說屨: first in its clause, 及 and a person
