@@ -201,6 +201,18 @@ def prays(r, tokens, i, rl):
     return len(tokens) - 1
 
 
+@rule("wailing-stops")
+def wailing_stops(r, tokens, i, rl):
+    """士虞禮 哭止 (注: 哭止，尊尸) / 既夕禮 衆主人…哭止: the wailing stops, the wailing no more,
+    one act denied (哭 neg=1), not a wailing and a standing still (止)."""
+    texts = [t.text for t in tokens[i:]]
+    if r.events or texts != [rl.word("wail"), rl.word("stop")]:
+        return None
+    r.neg = True
+    r.new_event(rl.word("wail"))
+    return 2
+
+
 @rule("zhu-gloss")
 def zhu_gloss(r, tokens, i, rl):
     """則侍射者降 〔注：侍射，賓也〕: a word of the clause that is no term of the ontology, which
