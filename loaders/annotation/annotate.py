@@ -520,8 +520,8 @@ class ClauseReader:
                 ):
                     return tuple(earlier.fields["to"])
         for pid, earlier in reversed(self.ctx.history[-40:]):
-            if self.lex.has(earlier.kind, "notCarried"):
-                continue
+            if self.lex.has(earlier.kind, "notCarried") or self.lex.has(earlier.kind, "noParty"):
+                continue  # (為, 在; 踊, 哭: done toward no one, no party to an exchange)
             if earlier.kind in stance and "at" in earlier.fields:
                 continue  # 大夫立于東夾南…士立于門東: the order of the court, no party to it
             if (

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 from yili_kg.loaders.annotation.annotations import Event, paragraph_of, sentence_of
 from yili_kg.loaders.annotation.discourse import (
     last_doer,
+    last_mourners,
     named_just_before,
     rite_ruler,
     shooters,
@@ -108,12 +109,108 @@ def relayed_words(r, tokens, i, rl):
     return 3
 
 
+@rule("goes-before")
+def goes_before(r, tokens, i, rl):
+    """士虞禮 祝前尸 / 有司徹 祝前: a clause that is only a person and 前 (and the one he goes
+    before) is his going before, leading (帥; 注: 前，道也), the other the one led: an act, not
+    a place in front of him nor a description."""
+    texts = [t.text for t in tokens]
+    if i or len(tokens) not in (2, 3) or texts[1] != rl.word("before") or r.subjects:
+        return None
+    if not tokens[0].of("role") or (len(tokens) == 3 and not tokens[2].of("role")):
+        return None
+    r.subjects.append(tokens[0].of("role"))
+    event = r.new_event(rl.word("lead"))
+    if len(tokens) == 3:
+        event.set("to", tokens[2].of("role"))
+    return len(tokens)
+
+
+@rule("owned-alike")
+def owned_alike(r, tokens, i, rl):
+    """士昏禮 婦車亦如之 / 既夕禮 記 主婦之車亦如之: a person, (之,) a word no term names and 如之
+    (亦如之), the whole clause, is that person's thing made or fitted the same way (注: 亦如之
+    者，車同等): no one acts, the person is whose it is, not the subject."""
+    if i or r.subjects or not tokens[0].of("role") or len(tokens) not in (3, 4):
+        return None
+    middle, last = tokens[1:-1], tokens[-1]
+    if last.of("action") != rl.word("like") or not last.text.endswith(rl.word("it")):
+        return None
+    if len(middle) == 2 and middle[0].text != rl.word("of"):
+        return None
+    if middle[-1].kinds or is_function_word(middle[-1].text):
+        return None
+    r.possessed = True
+    r.topic.clear()
+    return len(tokens) - 1
+
+
 @rule("say")
 def say(r: ClauseReader, tokens: Tokens, i: int, rl: Rule) -> int | None:
     if "say" in tokens[i].kinds:
         r.speech(tokens[i].kinds["say"])
         return 1
     return None
+
+
+@rule("puts-on")
+def puts_on(r, tokens, i, rl):
+    """少牢饋食禮 主婦被錫，衣侈袂 / 婦贊者…亦被錫 / 士昏禮 被顈黼: 被 or 衣 opening what a clause
+    says of its subject (after the subject and 亦) is putting on the dress after it (注: 被錫讀為
+    髲鬄; 言被，明非常服): an act of dress, 服, the garment its theme, not a list of things."""
+    token = tokens[i]
+    if r.events or not token.text.startswith(rl.words["wear"]):
+        return None
+    if any(not (t.of("role") or t.text in rl.words["also"]) for t in tokens[:i]):
+        return None
+    if token.kinds.keys() - {"object"} or (not token.kinds and i + 1 >= len(tokens)):
+        return None  # (衣 alone: the robe, no act)
+    event = r.new_event(rl.word("act"))
+    event.fields["_dress"] = ("1",)  # its subject stays for the next clause (dress-keeps-subject)
+    if token.of("object"):
+        event.set("theme", token.of("object"))  # 被錫: the wig, 髲鬄
+    return 1
+
+
+@rule("says-nothing")
+def says_nothing(r, tokens, i, rl):
+    """少牢饋食禮 主人不言，拜侑 / 尸不言，尸答拜 / 有司徹 不言: 不言 is saying nothing, the act of
+    speech (曰) denied (注: 祝言而不拜，主人不言而拜), not a word no term names; not under a case
+    (若不言) nor a rule of conduct (非喪事不言)."""
+    token, nxt = tokens[i], _next(tokens, i)
+    if token.text != rl.word("speak") or token.kinds or not r.neg or r.events:
+        return None
+    if r.ctx.clause_text.startswith(rl.words["not-after"]):
+        return None
+    if nxt is not None and not nxt.of("role"):
+        return None
+    r.new_event(rl.word("act")).fields["_unsaid"] = ("1",)  # said to no one (rule unsaid)
+    return 1
+
+
+@rule("prays")
+def prays(r, tokens, i, rl):
+    """士虞禮 祝祝卒 (注: 祝祝者，釋孝子祭辭): 祝 right after the 祝 named as the subject, and 卒,
+    is his prayer finished, an act of speech (曰, as 少牢饋食禮 祝祝曰…), not the 祝 named twice."""
+    prayer = rl.word("prayer")
+    if i != 1 or tokens[0].of("role") != prayer or tokens[1].text != prayer or r.events:
+        return None
+    if [t.text for t in tokens[2:]] != [rl.word("finish")]:
+        return None  # 祝祝曰…: the 曰 is the act; 祝祝 alone: left (see the rule's row)
+    r.new_event(rl.word("act"))
+    return len(tokens) - 1
+
+
+@rule("wailing-stops")
+def wailing_stops(r, tokens, i, rl):
+    """士虞禮 哭止 (注: 哭止，尊尸) / 既夕禮 衆主人…哭止: the wailing stops, the wailing no more,
+    one act denied (哭 neg=1), not a wailing and a standing still (止)."""
+    texts = [t.text for t in tokens[i:]]
+    if r.events or texts != [rl.word("wail"), rl.word("stop")]:
+        return None
+    r.neg = True
+    r.new_event(rl.word("wail"))
+    return 2
 
 
 @rule("zhu-gloss")
@@ -1498,6 +1595,45 @@ def preposition(r, tokens, i, rl):
     return None
 
 
+@rule("attendants-joined")
+def attendants_joined(r, tokens, i, rl):
+    """士虞禮 佐食及執事盥 / 既夕禮 祝及執事舉奠: 執事 joined by 及 or 與 to a subject, an act
+    after it, is the attendants (the role 執事者, 注: 執事者，諸執奠事者), one more subject, not
+    acts 及 and 執; 及執事 opening a clause joins them to the subject carried over."""
+    words = [t.text for t in tokens[i + 1 : i + 3]]
+    if tokens[i].text not in rl.words["and"] or "".join(words) != rl.word("attendants"):
+        return None
+    if r.events or not any(t.of("action") for t in tokens[i + 3 :]):
+        return None
+    if not i and not r.subjects:
+        r.subjects = list(r.ctx.agent)
+    if not r.subjects:
+        return None
+    r.subjects.append(rl.word("role"))
+    r.joined = True
+    return 3
+
+
+@rule("two-of-office")
+def two_of_office(r, tokens, i, rl):
+    """少牢饋食禮 二佐食各取黍于一敦 / 祝與二佐食皆出: 二 and an office held by two, an upper
+    and a lower (上佐食, 下佐食), as the subject, or joined to it by 與 or 及, is the two of them,
+    each by his role, not the office once."""
+    joined = tokens[i].text in rl.words["and"]
+    k = i + 1 if joined else i
+    if k + 1 >= len(tokens) or tokens[k].text != rl.word("two") or r.events:
+        return None
+    office = tokens[k + 1].of("role")
+    pair = tuple(side + (office or "") for side in rl.words["sides"])
+    if office not in rl.words["offices"] or not all(p in r.lex.iri["role"] for p in pair):
+        return None  # (二大夫, 二耦: two of many, not an upper and a lower)
+    if joined != bool(r.subjects) or (r.subjects and r.joined):
+        return None
+    r.subjects.extend(pair)
+    r.joined = False
+    return k + 2 - i
+
+
 @rule("and-subject")
 def and_subject(r, tokens, i, rl):
     """賓及衆賓: one more subject; 賓反入，及卿大夫皆說屨: first in its clause, 及 and a person
@@ -2378,6 +2514,34 @@ def goes_to(r, tokens, i, rl):
     else:
         event.set("dest", place)
     return start - i + 2
+
+
+@rule("men-and-women")
+def men_and_women(r, tokens, i, rl):
+    """士虞禮 記 男女拾踊三 / 既夕禮 記 男女，改服 / 士喪禮 男女奉尸: 男女 as the subject is the men
+    and the women of the house (丈夫, 婦人; 注: 男女從尸，男由左，女由右), not the bride (女)."""
+    words = rl.words["pair"]
+    if [t.text for t in tokens[i : i + len(words)]] != list(words):
+        return None
+    if r.events or r.prep is not None or (r.subjects and not r.joined):
+        return None
+    r.subjects.extend(rl.words["roles"])
+    r.joined = False
+    return len(words)
+
+
+@rule("mourners-unnamed")
+def mourners_unnamed(r, tokens, i, rl):
+    """既夕禮 哭者相止也 / 士喪禮 哭者止: a mourning act (哭, 踊) with 者 heading a clause, when no
+    one did it just before (rule doer-of-act), is the mourners, the men and the women (丈夫,
+    婦人), not someone unnamed (人)."""
+    nxt = _next(tokens, i)
+    if i or r.subjects or tokens[i].of("action") not in rl.words["acts"]:
+        return None
+    if not _has(nxt, rl.words["zhe"]) or i + 2 >= len(tokens):
+        return None
+    r.subjects.extend(rl.words["mourners"])
+    return 2
 
 
 @rule("doer-of-act")
@@ -4364,6 +4528,39 @@ def heard_above(r, subjects, rl) -> bool:
     return done
 
 
+@rule("prompted-mourners")
+def prompted_mourners(r, subjects, rl) -> bool:
+    """士虞禮 宗人詔踊如初: the one prompted to leap or wail (詔踊, rule prompted), named by no
+    one, is the mourners who last did it (丈夫踊，婦人踊: rule mourners-as-before), told (to)
+    and doing it; not the 尸 just named, who does not leap (注: 言詔踊如初，則凡踊宗人詔之)."""
+    as_before = rule_named("mourners-as-before")
+    done = False
+    for index, event in enumerate(r.events):
+        if not event.get("_prompted") or index == 0 or event.kind not in as_before.words["acts"]:
+            continue
+        teller = r.events[index - 1]
+        if "to" in teller.fields:
+            continue
+        teller.set("to", last_mourners(r.ctx.history, event.kind, as_before), "?")
+        done = True
+    return done
+
+
+@rule("dress-keeps-subject")
+def dress_keeps_subject(r, subjects, rl) -> bool:
+    """少牢饋食禮 主婦被錫，衣侈袂，薦自東房 / 士昏禮 被顈黼，在其後: the dress put on (puts-on)
+    is said of the one who then acts: its subject waits for the next clause, as a verbless
+    clause's does (she presents, not no one named; they stand behind)."""
+    done = False
+    for event in r.events:
+        if event.fields.pop("_dress", None) and event.agent:
+            r.ctx.pending = (tuple(event.agent), ())
+            r.ctx.pending_at = r.ctx.clauses
+            r.ctx.pending_sentence = r.ctx.sentence
+            done = True
+    return done
+
+
 @rule("implied-recipient")
 def implied_recipient(r, subjects, rl) -> bool:
     done = False
@@ -4571,6 +4768,19 @@ def _first_of_last_run(r, rl: Rule) -> tuple[str, ...]:
             break
         maker, first = earlier.agent, tuple(earlier.fields["to"])
     return first
+
+
+@rule("unsaid")
+def unsaid(r, subjects, rl) -> bool:
+    """少牢饋食禮 主人不言，拜侑: nothing said (rule says-nothing) is said to no one: the other
+    party an earlier rule gave it is taken back (the bow to the 尸 that follows is the host's
+    to him, not to one he spoke to)."""
+    done = False
+    for event in r.events:
+        if event.fields.pop("_unsaid", None) and "to" in event.fields:
+            event.unset("to")
+            done = True
+    return done
 
 
 @rule("content-subject")
@@ -5494,6 +5704,49 @@ def _followed(r, rl, doer: set) -> list[set]:
     return [party - doer] if doer & party and party - doer else []
 
 
+@rule("so-round")
+def so_round(r, subjects, rl) -> bool:
+    """有司徹 …不拜既爵。若是以辯 / 皆若是以辯: 'so, to every one of them' (若 = 如, 注: 今文若為如)
+    after an offering is the round done so again: 如 like=是, by the one who offered (獻), or,
+    with 皆, by those offered to, each as the first; no act of its own otherwise."""
+    text = r.text
+    all_ = text.startswith(rl.word("all"))
+    if subjects or text.removeprefix(rl.word("all")) != rl.word("so-round"):
+        return False
+    for _, earlier in reversed(r.ctx.history[-int(rl.word("within")) :]):
+        if earlier.kind == rl.word("offer") and earlier.agent and earlier.get("to"):
+            doers = earlier.fields["to"] if all_ else earlier.agent
+            event = r.new_event(rl.word("like"))
+            event.set("like", rl.word("so"))
+            event.set("agent", doers, "?" if all_ else "^")
+            return True
+    return False
+
+
+@rule("dress-worn")
+def dress_worn(r, subjects, rl) -> bool:
+    """既夕禮 丈夫髽 / 衆主人布帶 / 士虞禮 祝免 / 士昏禮 女次 / 姆纚笄宵衣: a person named
+    and only the dress he has on (a word of dress, 髽 免 絰 帶 衰 次 袗 纚 笄, and the words
+    that qualify it), no verb, no place, is his wearing it, 服 (the garments the terms name its
+    theme), not a description; his name stays the subject of the next clause, as before."""
+    if not subjects or r.at or r.face:
+        return False
+    rest = [t for t in tokenize(r.text, r.lex) if not t.of("role")]
+    if not rest or any(t.of("action") or t.of("place") or t.of("direction") for t in rest):
+        return False
+    if not any(c in t.text for t in rest for c in rl.words["dress"]):
+        return False
+    event = r.new_event(rl.word("act"))
+    event.set("agent", subjects)
+    things = [t.of("object") for t in rest if t.of("object")]
+    if things:
+        event.set("theme", tuple(things))
+    r.ctx.pending = (tuple(subjects), ())
+    r.ctx.pending_at = r.ctx.clauses
+    r.ctx.pending_sentence = r.ctx.sentence
+    return True
+
+
 @rule("denied-unknown")
 def denied_unknown(r, subjects, rl) -> bool:
     """有司徹 主人送于廟門之外，拜，尸不顧。拜侑與長賓: persons, 不 and a word the ontology does
@@ -5818,6 +6071,27 @@ def _other_at_other_place(r: ClauseReader, text: str, role: str, place: str) -> 
         return False
     other, there = tokens[0].of("role"), tokens[1].of("place")
     return bool(other and there and other != role and there != place)
+
+
+@rule("faces-person")
+def faces_person(r, subjects, rl) -> bool:
+    """士虞禮 記 祝前，鄉尸。還，出户，又鄉尸: a clause that is only (又) 鄉 and a person, no verb,
+    is the one carried over turning toward him as he goes (注: 鄉尸，還，出户，又鄉尸，每將還必
+    鄉之者), no subject: the person faced is not the subject of the next clause, the one
+    turning is (in the 記 too, whose next sentence otherwise names no one)."""
+    text = r.text
+    for word in rl.words["again"]:
+        text = text.removeprefix(word)
+    if not subjects or not text.startswith(rl.word("toward")):
+        return False
+    if text[len(rl.word("toward")) :] not in subjects or len(subjects) != 1:
+        return False
+    r.ctx.pending = None
+    if r.ctx.agent:  # the one turning is the subject of the next clause, as if named here
+        r.ctx.pending = (tuple(r.ctx.agent), ())
+        r.ctx.pending_at = r.ctx.clauses
+        r.ctx.pending_sentence = r.ctx.sentence
+    return True
 
 
 @rule("nominal-sentence")

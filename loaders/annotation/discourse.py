@@ -20,6 +20,7 @@ from yili_kg.loaders.annotation.rules import Rule, one_word, rule, rule_named, r
 from yili_kg.loaders.iris import YL
 from yili_kg.loaders.terms.lexicon import Lexicon
 from yili_kg.loaders.terms.tokens import leading_roles, tokenize
+from yili_kg.loaders.terms.words import is_function_word
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -582,6 +583,101 @@ def named_just_before(ctx: Context) -> tuple[str, ...]:
     return last.agent if named else ()
 
 
+@rule("things-follow")
+def things_follow(reader, event, text, rl) -> bool:
+    """既夕禮 柩從 / 車從 / 茵苞器序從 / 巾席從而降: things heading a clause and 從 (they follow
+    in the procession), no person named, are carried by those the text does not name: no one's,
+    not the one carried over (the 祝 who lifted the offering); an act joined to it by 而 too."""
+    follow = rl.word("follow")
+    head, found, _ = text.partition(follow)
+    if not found or not head:
+        return False
+    tokens = tokenize(head, reader.lex)
+    if not tokens or any(t.of("role") for t in tokens):
+        return False
+    if any(t.of("action") and not t.of("object") for t in tokens):
+        return False  # 遂從, 奠從 (奠, an act as a noun: not read as a thing)
+    if is_function_word(tokens[0].text):
+        return False  # 乃從, 皆從
+    events = reader.events
+    at = next((k for k, e in enumerate(events) if e is event), -1)
+    first = (
+        at >= 0
+        and event.kind == follow
+        and all(e.get("noagent") == "unstated" and e.kind != follow for e in events[:at])
+    )  # (巾席: 席 read as an act of no one before it)
+    joined = (
+        len(events) > 1
+        and events[-1] is event
+        and rl.word("and") + event.kind in text
+        and events[-2].get("noagent") == "unstated"
+    )
+    if not (first or joined):
+        return False
+    return _unstated(event)
+
+
+@rule("mourners-as-before")
+def mourners_as_before(reader, event, text, rl) -> bool:
+    """士虞禮 尸入門，丈夫踊，婦人踊。…尸入户，踊如初 / 既夕禮 徹者入，丈夫踊…徹者入，踊如初:
+    leaping or wailing 'as at first' (如初) naming no one repeats the last leaping of the
+    mourners, when the one carried over (the 尸, the removers) has never done that act: the
+    persons of that passage who did it (主人及兄弟踊，婦人亦如之), implied; with none, the men
+    and the women (丈夫, 婦人). One who has leapt before goes on (拜稽顙，踊如初 → 主人^)."""
+    if event.kind not in rl.words["acts"] or event.get("like") != rl.word("first"):
+        return False
+    history = reader.ctx.history
+    carried = set(reader.ctx.agent)
+    if carried and any(
+        e.kind == event.kind and e.get("neg") != "1" and carried & set(e.agent) for _, e in history
+    ):
+        return False
+    event.set("agent", last_mourners(history, event.kind, rl), "?")
+    return True
+
+
+def last_mourners(history, kind: str, rl: Rule) -> tuple[str, ...]:
+    """Those who last did the mourning act ``kind`` among whom the men or the women (丈夫,
+    婦人) were: every doer of it in that passage (丈夫踊，婦人踊; 主人及兄弟踊，婦人亦如之);
+    else the men and the women. ``rl`` is rule mourners-as-before."""
+    mourners = set(rl.words["mourners"])
+    last = next(
+        (
+            n
+            for n in range(len(history) - 1, -1, -1)
+            if _mourned(history, n, kind, rl) and mourners & set(history[n][1].agent)
+        ),
+        None,
+    )
+    if last is None:
+        return rl.words["mourners"]
+    passage = paragraph_of(history[last][0])
+    first = last
+    while first > 0 and paragraph_of(history[first - 1][0]) == passage:
+        first -= 1
+    agents: list[str] = []
+    for m in range(first, last + 1):
+        if _mourned(history, m, kind, rl):
+            agents.extend(a for a in history[m][1].agent if a not in agents)
+    return tuple(agents)
+
+
+def _mourned(history, n: int, kind: str, rl: Rule) -> bool:
+    """The n-th event of the history is the act ``kind`` done (not denied) by someone named, or
+    a 如之 right after it (婦人亦如之)."""
+    e = history[n][1]
+    if not e.agent or e.get("neg") == "1":
+        return False
+    if e.kind == kind:
+        return True
+    return (
+        e.kind == rl.word("like")
+        and e.get("like") == rl.word("that")
+        and n > 0
+        and history[n - 1][1].kind == kind
+    )
+
+
 @rule("fronted-object")
 def fronted_object(reader, event, text, rl) -> bool:
     """三耦…拾取矢，如初，矢不挾，兼諸弦弣以退: a thing named first in a clause, before 不 or
@@ -620,6 +716,20 @@ def ji_usual_commander(reader, event, text, rl) -> bool:
             event.set("agent", earlier.agent, "?")
             return True
     return False
+
+
+@rule("words-to-spirits")
+def words_to_spirits(reader, event, text, rl) -> bool:
+    """士虞禮 記 曰哀薦虞事 / 曰薦此常事 / 曰薦此祥事: words that offer
+    to the spirits (饗, 薦, 奠 in what is said), said by no one named, are the 祝's, who speaks
+    for the sacrificer (注 士虞禮: 祝祝; 饗辭，勸彊尸之辭也), implied, not no one's (the 記's
+    rule names no one) nor a person the words name (孝子某, 皇祖)."""
+    if event.kind not in rl.words["says"] or "say" not in event.fields or event.kind not in text:
+        return False  # (適爾皇祖某甫…尚饗: the words go on, no new speech)
+    if not any(w in (event.get("say") or "") for w in rl.words["offer"]):
+        return False
+    event.set("agent", (rl.word("speaker"),), "?")
+    return True
 
 
 @rule("ji-names-no-one")
@@ -1669,6 +1779,75 @@ def placed_one_acts(reader, event, text, rl) -> bool:
     if reader.is_a(event.kind, reader.lex.label(YL.Movement)):
         return False
     event.set("agent", placed.agent, "^")
+    return True
+
+
+@rule("mourning-aside")
+def mourning_aside(reader, event, text, rl) -> bool:
+    """既夕禮 婦人入，丈夫踊，升自阼階 / 徹者入，丈夫踊，設于西北 / 唯主人主婦哭…讀書: the mourners'
+    wailing or leaping is done as another acts: an act (not itself a mourning act) naming no one
+    just after it is by the one who acted just before the wailing (in the paragraph, within the
+    last acts), not by the mourners carried over."""
+    mourning = rl.words["mourning"]
+    history = reader.ctx.history
+    if event.kind in mourning or not history or history[-1][1].kind not in mourning:
+        return False
+    last_text = reader.ctx.texts.get(history[-1][0], "")
+    if history[-1][1].get("neg") == "1" and last_text.startswith(rl.word("only")):
+        return False  # 唯主人不哭，洗廢爵: the one singled out not to wail is the one who acts
+    if sentence_of(history[-1][0]) == reader.ctx.sentence and reader.ctx.sentence_text.startswith(
+        last_text
+    ):
+        return False  # 主人哭，拜稽顙: the wailing opens the sentence, the wailer goes on in it
+    wailers = set(history[-1][1].agent)
+    if not wailers or set(reader.ctx.agent) != wailers:
+        return False
+    paragraph = reader.ctx.paragraph
+    for pid, earlier in reversed(history[-int(rl.word("within")) :]):
+        if paragraph_of(pid) != paragraph or earlier.modifier:
+            return False
+        if earlier.kind in mourning or not earlier.agent:
+            continue
+        if set(earlier.agent) & wailers or earlier.get("neg") == "1":
+            return False
+        event.set("agent", earlier.agent, "^")
+        return True
+    return False
+
+
+@rule("leader-and-led")
+def leader_and_led(reader, event, text, rl) -> bool:
+    """士虞禮 祝前尸。出户，踊如初。降堂: the one who goes before leading another (帥 to=X, within
+    the last acts, the leader carried) and the one led go together: a going naming no one is
+    both of theirs, not the leader's alone."""
+    carried = set(reader.ctx.agent)
+    if not carried or not reader.is_a(event.kind, *rl.words["going"]):
+        return False
+    for _, earlier in reversed(reader.ctx.history[-int(rl.word("within")) :]):
+        if earlier.kind == rl.word("lead") and set(earlier.agent) == carried and earlier.get("to"):
+            event.set("agent", (*earlier.fields["to"], *earlier.agent), "^")
+            return True
+        if carried & set(earlier.agent):
+            return False
+    return False
+
+
+@rule("dead-do-nothing")
+def dead_do_nothing(reader, event, text, rl) -> bool:
+    """既夕禮 知死者贈，知生者賻。書賵于方 / 乃代哭: the dead (死者) do nothing: an act naming no
+    one is never carried from him; the others carried with him go on, else the wailing or
+    leaping is the mourners' (丈夫, 婦人), else no one named does it."""
+    dead = set(rl.words["dead"])
+    carried = reader.ctx.agent
+    if not dead & set(carried):
+        return False
+    living = tuple(a for a in carried if a not in dead)
+    if living:
+        event.set("agent", living, "^")
+    elif event.kind in rl.words["mourning"]:
+        event.set("agent", rl.words["mourners"], "?")
+    else:
+        return _unstated(event)
     return True
 
 
