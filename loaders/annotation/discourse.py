@@ -1844,7 +1844,7 @@ def dead_do_nothing(reader, event, text, rl) -> bool:
     living = tuple(a for a in carried if a not in dead)
     if living:
         event.set("agent", living, "^")
-    elif event.kind in rl.words["mourning"]:
+    elif reader.is_a(event.kind, *rl.words["mourning"]):
         event.set("agent", rl.words["mourners"], "?")
     else:
         return _unstated(event)
