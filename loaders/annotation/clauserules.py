@@ -3765,7 +3765,7 @@ def to_the_ruler(r, subjects, rl) -> bool:
             rl.words["rulers"]
         ):
             continue  # 君曰無不醉: the ruler's own words
-        if event.get("neg") == "1" or ("to" in event.fields and event.marks.get("to") != "?"):
+        if event.get("neg") == "1" or (not event.open_to_guess("to")):
             continue
         told = () if r.events.index(event) else told_just_before(r.ctx, event, rl.words["reports"])
         if told:  # 賓告于擯者，請旅諸臣: what he says to the 擯者, who reports to the 公
@@ -3795,7 +3795,7 @@ def usher_tells_guest(r, subjects, rl) -> bool:
     for event in r.events:
         if event.kind not in rl.words["report"] or not set(event.agent) & set(rl.words["usher"]):
             continue
-        named = "to" in event.fields and event.marks.get("to") != "?"
+        named = not event.open_to_guess("to")
         if named or any(e.kind in rl.words["in"] for e in r.events):
             continue  # 擯者謁諸天子: to the one named; 入告: to the ruler
         out = any(e.kind in rl.words["out"] for e in r.events) or (
@@ -3821,7 +3821,7 @@ def usher_asks_outside(r, subjects, rl) -> bool:
     for event in r.events:
         if event.kind != rl.word("ask") or not set(event.agent) & set(rl.words["usher"]):
             continue
-        if "to" in event.fields and event.marks.get("to") != "?":
+        if not event.open_to_guess("to"):
             continue
         guest = _last_guest(r, int(rl.word("within")), only_last=False)
         if guest and event.fields.get("to") != guest:
@@ -3885,7 +3885,7 @@ def _imply_recipient(events, who: str) -> bool:
     if any reading changed."""
     done = False
     for event in events:
-        if "to" in event.fields and event.marks.get("to") != "?":
+        if not event.open_to_guess("to"):
             continue  # named
         if event.fields.get("to") != (who,):
             event.set("to", (who,), "?")
@@ -3911,7 +3911,7 @@ def zhu_names_party(r, subjects, rl) -> bool:
     for kinds, party in _bows_named(r, rl):
         party = rl.word("as") if party in rl.words["ruler"] else party
         for event in r.events:
-            named = "to" in event.fields and event.marks.get("to") != "?"
+            named = not event.open_to_guess("to")
             if named or party in event.agent or not r.lex.has(event.kind, "impliedRecipient"):
                 continue
             if kinds and event.kind not in kinds:
@@ -3976,7 +3976,7 @@ def zhu_names_other(r, subjects, rl) -> bool:
     roles = _role_names(r)
     done = False
     for event in r.events:
-        if "to" in event.fields and event.marks.get("to") != "?":
+        if not event.open_to_guess("to"):
             continue
         if not event.agent or event.kind in r.lex.frames["command"]:
             continue
@@ -4021,14 +4021,20 @@ def zhu_names_served(r, subjects, rl) -> bool:
         return False
     served = r.lex.forms["role"][found.group(1)]
     done = False
-    for event in r.events:
-        if event.modifier or not r.lex.has(event.kind, "unstatedAgent"):
-            continue
-        if "to" in event.fields and event.marks.get("to") != "?":
-            continue
+    for event in _settings_open_to_whom(r):
         event.set("to", (served,), "?")
         done = True
     return done
+
+
+def _settings_open_to_whom(r) -> list[Event]:
+    """The clause's acts of setting out (yl:unstatedAgent) that name no one they are for (or
+    only by guess): those a 注 naming whom they serve may still give a recipient."""
+    return [
+        e
+        for e in r.events
+        if not e.modifier and r.lex.has(e.kind, "unstatedAgent") and e.open_to_guess("to")
+    ]
 
 
 @rule("zhu-glosses-for-whom")
@@ -4040,11 +4046,7 @@ def zhu_glosses_for_whom(r, subjects, rl) -> bool:
         return False
     text = r.ctx.clause_text
     done = False
-    for event in r.events:
-        if event.modifier or not r.lex.has(event.kind, "unstatedAgent"):
-            continue
-        if "to" in event.fields and event.marks.get("to") != "?":
-            continue
+    for event in _settings_open_to_whom(r):
         words = "|".join(re.escape(w) for w in rl.words["words"] if w in text)
         found = words and re.search(
             f"(?:{words}){re.escape(rl.word('for'))}({_role_names(r)})", r.ctx.notes[0]
@@ -4684,7 +4686,7 @@ def bow_to_the_sender(r, subjects, rl) -> bool:
     for event in r.events:
         if event.kind not in rl.words["bow"] or not event.agent:
             continue
-        if "to" in event.fields and event.marks.get("to") != "?":
+        if not event.open_to_guess("to"):
             continue
         ruler = _message_sender(r, event, rl)
         if ruler and event.fields.get("to") != (ruler,):
@@ -4719,9 +4721,7 @@ def mourners_bidden(r, subjects, rl) -> bool:
     text = r.ctx.clause_text
     done = False
     for event in r.events:
-        if event.kind not in rl.words["bid"] or (
-            "to" in event.fields and event.marks.get("to") != "?"
-        ):
+        if event.kind not in rl.words["bid"] or (not event.open_to_guess("to")):
             continue
         mourning = any(b + a in text for b in rl.words["written"] for a in rl.words["acts"])
         if not mourning or set(event.agent) & set(rl.words["mourners"]):
@@ -4744,9 +4744,7 @@ def offering_in_order(r, subjects, rl) -> bool:
         return False
     done = False
     for event in r.events:
-        if event.kind != rl.word("offer") or (
-            "to" in event.fields and event.marks.get("to") != "?"
-        ):
+        if event.kind != rl.word("offer") or (not event.open_to_guess("to")):
             continue
         first = _first_of_last_run(r, rl)
         if first and event.fields.get("to") != first:

@@ -2268,7 +2268,7 @@ def _like_next(events: list[Event], lexicon: Lexicon, ctx: Context, rl: Rule) ->
         return False
     found = False
     for event in _events_of(ctx, last_pid):
-        named = "to" in event.fields and event.marks.get("to") != "?"
+        named = not event.open_to_guess("to")
         if named or event.kind not in lexicon.frames["contentFollows"]:
             continue
         said = ctx.texts.get(last_pid, "")
