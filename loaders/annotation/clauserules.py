@@ -4693,6 +4693,62 @@ def bow_to_the_sender(r, subjects, rl) -> bool:
     return done
 
 
+@rule("offering-carried")
+def offering_carried(r, subjects, rl) -> bool:
+    """既夕禮 重先，奠從; 奠止于西階之下; 奠升; 奠設如初; 士喪禮 奠由楹内入于室: 奠 opening a
+    clause, setting nothing it names down anywhere, right before an act of going (從, 止, 升,
+    入, 設) is the offering, the food carried (疏: 重先奠從者…), which goes, by no one named: no
+    act of setting down and no one carried over; 奠俟于下 is where it waits, a state (在, rule
+    thing-waits)."""
+    events = r.events
+    if not events or not r.ctx.clause_text.startswith(rl.word("offering")):
+        return False
+    first = events[0]
+    if first.kind in rl.words["goes"] and (not first.agent or first.marks.get("agent") == "^"):
+        events = [Event(rl.word("offering")), *events]  # 奠從: read as the going alone
+    if len(events) < 2:
+        return False
+    first, second = events[0], events[1]
+    if first.kind != rl.word("offering") or second.kind not in rl.words["goes"]:
+        return False
+    if not first.open_to_guess("theme") or "dest" in first.fields:
+        return False
+    if "via" in first.fields and "via" not in second.fields:
+        second.set("via", first.fields["via"])  # 奠由楹内入于室: the way the offering goes
+    for event in events[1:]:
+        event.unset("agent")
+        if event.marks.get("theme") == "?":
+            event.unset("theme")  # 奠設如初: the offering is what is set, not the mat before
+        if event.kind in rl.words["wait"]:
+            event.kind = rl.word("state")
+            event.unset("noagent")
+            event.fields["noagent"] = (rl.word("noagent"),)
+        else:
+            event.no_doer()
+    r.events[:] = events[1:]
+    return True
+
+
+@rule("not-by-itself")
+def not_by_itself(r, subjects, rl) -> bool:
+    """既夕禮 記 奠升，設于柩西: a thing implied (?) for an act whose place is named after that
+    very thing (柩西, west of the coffin) is not what is set there: nothing is set beside
+    itself; the implied thing is dropped (the offering set west of the coffin, no term; 有司徹
+    實于一俎以出, 鄉射禮 委于楅: not the stand nor the rack)."""
+    if rl.word("at") not in r.ctx.clause_text:
+        return False  # 設乏西十北十: the 乏 set, 10 west and 10 north, no place marked by 于
+    done = False
+    for event in r.events:
+        if event.marks.get("theme") != "?":
+            continue
+        places = [p for key in rl.words["places"] for p in event.fields.get(key, ())]
+        things = event.fields["theme"]
+        if places and all(any(p.startswith(t) for p in places) for t in things):
+            event.unset("theme")
+            done = True
+    return done
+
+
 def _message_sender(r, event: Event, rl: Rule) -> str | None:
     """The ruler whose message (致命) was delivered to ``event``'s agent within the last
     ``near`` acts, the ruler acting within the ``within`` acts before it."""
