@@ -4749,6 +4749,17 @@ def not_by_itself(r, subjects, rl) -> bool:
     return done
 
 
+@rule("thing-beside")
+def thing_beside(r, subjects, rl) -> bool:
+    """士昏禮 設黍于腊北，其西稷; 士虞禮 …其東稷; 聘禮 黍其南稷: a clause with no verb and no one,
+    a thing and a place relative to the thing just set (其西, 其東, 其南), tells where that
+    thing stands beside it: a description, not the place of the next act (設湇于醤北 is north
+    of the 醤, not at 其西)."""
+    if subjects or not r.topic or not r.at or r.face:
+        return False
+    return all(place.startswith(rl.word("its")) for place in r.at)
+
+
 def _message_sender(r, event: Event, rl: Rule) -> str | None:
     """The ruler whose message (致命) was delivered to ``event``'s agent within the last
     ``near`` acts, the ruler acting within the ``within`` acts before it."""
