@@ -2232,16 +2232,24 @@ def food_vessel_place(r, tokens, i, rl):
     token, nxt = tokens[i], _next(tokens, i)
     if r.prep != "at" or token.text not in rl.words["foods"] or nxt is None:
         return None
-    after = _next(tokens, i, 2)
+    foods = 1  # 有司徹 乃摭于魚腊俎: two foods, the stands of fish and dried meat
+    if nxt.text in rl.words["foods"] and _next(tokens, i, 2) is not None:
+        foods, nxt = 2, _next(tokens, i, 2)
+    after = _next(tokens, i, foods + 1)
     if nxt.text not in rl.words["vessels"]:
         return None
-    if after is not None and after.text in word_class("relative") and _next(tokens, i, 3) is None:
-        r.place_here(token.text + nxt.text + after.text)  # 奠于羊俎東: the place as written
-        return 3
+    written = "".join(t.text for t in tokens[i : i + foods + 1])
+    if (
+        after is not None
+        and after.text in word_class("relative")
+        and _next(tokens, i, foods + 2) is None
+    ):
+        r.place_here(written + after.text)  # 奠于羊俎東: the place as written
+        return foods + 2
     if after is not None:
         return None  # 羊俎之北, 羊鼎之西: a place written whole (rule written-relative-place)
     r.place_here(r.known_place(nxt.text))
-    return 2
+    return foods + 1
 
 
 @rule("place-within-place")
