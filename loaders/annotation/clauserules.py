@@ -4768,6 +4768,35 @@ def thing_beside(r, subjects, rl) -> bool:
     return all(place.startswith(rl.word("its")) for place in r.at)
 
 
+@rule("together-with")
+def together_with(r, subjects, rl) -> bool:
+    """少牢饋食禮 上佐食兼與黍以授尸; 史…右抽上韇，兼與筮執之: 兼與X is the thing in the doer's
+    hand together with X (兼, adverbial: one act), so the act handles both: the thing he last
+    took, held or was handed (the lung the 下佐食 handed him, the case he drew), then X."""
+    text = r.ctx.clause_text
+    if rl.word("together") not in text:
+        return False
+    for event in r.events:
+        named = event.fields.get("theme", ())
+        if not named or event.marks.get("theme") or not event.agent:
+            continue
+        doer = set(event.agent)
+        held = next(
+            (
+                e.fields["theme"]
+                for _, e in reversed(r.ctx.history[-int(rl.word("within")) :])
+                if "theme" in e.fields and doer & {*e.agent, *e.fields.get("to", ())}
+            ),
+            (),
+        )
+        things = [t for t in held if t not in named]
+        if not things:
+            return False
+        event.set("theme", (*things, *named))
+        return True
+    return False
+
+
 def _message_sender(r, event: Event, rl: Rule) -> str | None:
     """The ruler whose message (致命) was delivered to ``event``'s agent within the last
     ``near`` acts, the ruler acting within the ``within`` acts before it."""
