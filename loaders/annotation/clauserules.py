@@ -4797,6 +4797,21 @@ def together_with(r, subjects, rl) -> bool:
     return False
 
 
+@rule("dress-not-offered")
+def dress_not_offered(r, subjects, rl) -> bool:
+    """士喪禮 …襲絰于序東。乃奠; 士虞禮 記 丈夫說絰帶于廟門外。入徹: what is offered, set out or
+    cleared (奠, 徹) naming nothing is the food of the offering, never the band, girdle or staff
+    the mourners just put on or took off: an implied thing (?) that is only dress is dropped."""
+    done = False
+    for event in r.events:
+        if event.kind not in rl.words["acts"] or event.marks.get("theme") != "?":
+            continue
+        if set(event.fields["theme"]) <= set(rl.words["dress"]):
+            event.unset("theme")
+            done = True
+    return done
+
+
 def _message_sender(r, event: Event, rl: Rule) -> str | None:
     """The ruler whose message (致命) was delivered to ``event``'s agent within the last
     ``near`` acts, the ruler acting within the ``within`` acts before it."""
