@@ -4812,6 +4812,23 @@ def dress_not_offered(r, subjects, rl) -> bool:
     return done
 
 
+@rule("follows-its")
+def follows_its(r, subjects, rl) -> bool:
+    """既夕禮 車各從其馬; 聘禮 有司二人舉皮，從其幣 (注: 從其幣者，言隨幣): 從其X is following
+    X, the thing one goes after, not a thing carried or following (theme); 柩從, 從俎升 keep
+    theirs."""
+    text = r.ctx.clause_text
+    done = False
+    for event in r.events:
+        if event.kind != rl.word("follow") or event.marks.get("theme"):
+            continue
+        followed = [t for t in event.fields.get("theme", ()) if rl.word("follow-its") + t in text]
+        if followed and len(followed) == len(event.fields["theme"]):
+            event.unset("theme")
+            done = True
+    return done
+
+
 def _message_sender(r, event: Event, rl: Rule) -> str | None:
     """The ruler whose message (致命) was delivered to ``event``'s agent within the last
     ``near`` acts, the ruler acting within the ``within`` acts before it."""
