@@ -2232,16 +2232,24 @@ def food_vessel_place(r, tokens, i, rl):
     token, nxt = tokens[i], _next(tokens, i)
     if r.prep != "at" or token.text not in rl.words["foods"] or nxt is None:
         return None
-    after = _next(tokens, i, 2)
+    foods = 1  # 有司徹 乃摭于魚腊俎: two foods, the stands of fish and dried meat
+    if nxt.text in rl.words["foods"] and _next(tokens, i, 2) is not None:
+        foods, nxt = 2, _next(tokens, i, 2)
+    after = _next(tokens, i, foods + 1)
     if nxt.text not in rl.words["vessels"]:
         return None
-    if after is not None and after.text in word_class("relative") and _next(tokens, i, 3) is None:
-        r.place_here(token.text + nxt.text + after.text)  # 奠于羊俎東: the place as written
-        return 3
+    written = "".join(t.text for t in tokens[i : i + foods + 1])
+    if (
+        after is not None
+        and after.text in word_class("relative")
+        and _next(tokens, i, foods + 2) is None
+    ):
+        r.place_here(written + after.text)  # 奠于羊俎東: the place as written
+        return foods + 2
     if after is not None:
         return None  # 羊俎之北, 羊鼎之西: a place written whole (rule written-relative-place)
     r.place_here(r.known_place(nxt.text))
-    return 2
+    return foods + 1
 
 
 @rule("place-within-place")
@@ -4691,6 +4699,134 @@ def bow_to_the_sender(r, subjects, rl) -> bool:
         ruler = _message_sender(r, event, rl)
         if ruler and event.fields.get("to") != (ruler,):
             event.set("to", (ruler,), "?")
+            done = True
+    return done
+
+
+@rule("offering-carried")
+def offering_carried(r, subjects, rl) -> bool:
+    """既夕禮 重先，奠從; 奠止于西階之下; 奠升; 奠設如初; 士喪禮 奠由楹内入于室: 奠 opening a
+    clause, setting nothing it names down anywhere, right before an act of going (從, 止, 升,
+    入, 設) is the offering, the food carried (疏: 重先奠從者…), which goes, by no one named: no
+    act of setting down and no one carried over; 奠俟于下 is where it waits, a state (在, rule
+    thing-waits)."""
+    events = r.events
+    if not events or not r.ctx.clause_text.startswith(rl.word("offering")):
+        return False
+    first = events[0]
+    if first.kind in rl.words["goes"] and (not first.agent or first.marks.get("agent") == "^"):
+        events = [Event(rl.word("offering")), *events]  # 奠從: read as the going alone
+    if len(events) < 2:
+        return False
+    first, second = events[0], events[1]
+    if first.kind != rl.word("offering") or second.kind not in rl.words["goes"]:
+        return False
+    if not first.open_to_guess("theme") or "dest" in first.fields:
+        return False
+    if "via" in first.fields and "via" not in second.fields:
+        second.set("via", first.fields["via"])  # 奠由楹内入于室: the way the offering goes
+    for event in events[1:]:
+        event.unset("agent")
+        if event.marks.get("theme") == "?":
+            event.unset("theme")  # 奠設如初: the offering is what is set, not the mat before
+        if event.kind in rl.words["wait"]:
+            event.kind = rl.word("state")
+            event.unset("noagent")
+            event.fields["noagent"] = (rl.word("noagent"),)
+        else:
+            event.no_doer()
+    r.events[:] = events[1:]
+    return True
+
+
+@rule("not-by-itself")
+def not_by_itself(r, subjects, rl) -> bool:
+    """既夕禮 記 奠升，設于柩西: a thing implied (?) for an act whose place is named after that
+    very thing (柩西, west of the coffin) is not what is set there: nothing is set beside
+    itself; the implied thing is dropped (the offering set west of the coffin, no term; 有司徹
+    實于一俎以出, 鄉射禮 委于楅: not the stand nor the rack)."""
+    if rl.word("at") not in r.ctx.clause_text:
+        return False  # 設乏西十北十: the 乏 set, 10 west and 10 north, no place marked by 于
+    done = False
+    for event in r.events:
+        if event.marks.get("theme") != "?":
+            continue
+        places = [p for key in rl.words["places"] for p in event.fields.get(key, ())]
+        things = event.fields["theme"]
+        if places and all(any(p.startswith(t) for p in places) for t in things):
+            event.unset("theme")
+            done = True
+    return done
+
+
+@rule("thing-beside")
+def thing_beside(r, subjects, rl) -> bool:
+    """士昏禮 設黍于腊北，其西稷; 士虞禮 …其東稷; 聘禮 黍其南稷: a clause with no verb and no one,
+    a thing and a place relative to the thing just set (其西, 其東, 其南), tells where that
+    thing stands beside it: a description, not the place of the next act (設湇于醤北 is north
+    of the 醤, not at 其西)."""
+    if subjects or not r.topic or not r.at or r.face:
+        return False
+    return all(place.startswith(rl.word("its")) for place in r.at)
+
+
+@rule("together-with")
+def together_with(r, subjects, rl) -> bool:
+    """少牢饋食禮 上佐食兼與黍以授尸; 史…右抽上韇，兼與筮執之: 兼與X is the thing in the doer's
+    hand together with X (兼, adverbial: one act), so the act handles both: the thing he last
+    took, held or was handed (the lung the 下佐食 handed him, the case he drew), then X."""
+    text = r.ctx.clause_text
+    if rl.word("together") not in text:
+        return False
+    for event in r.events:
+        named = event.fields.get("theme", ())
+        if not named or event.marks.get("theme") or not event.agent:
+            continue
+        doer = set(event.agent)
+        held = next(
+            (
+                e.fields["theme"]
+                for _, e in reversed(r.ctx.history[-int(rl.word("within")) :])
+                if "theme" in e.fields and doer & {*e.agent, *e.fields.get("to", ())}
+            ),
+            (),
+        )
+        things = [t for t in held if t not in named]
+        if not things:
+            return False
+        event.set("theme", (*things, *named))
+        return True
+    return False
+
+
+@rule("dress-not-offered")
+def dress_not_offered(r, subjects, rl) -> bool:
+    """士喪禮 …襲絰于序東。乃奠; 士虞禮 記 丈夫說絰帶于廟門外。入徹: what is offered, set out or
+    cleared (奠, 徹) naming nothing is the food of the offering, never the band, girdle or staff
+    the mourners just put on or took off: an implied thing (?) that is only dress is dropped."""
+    done = False
+    for event in r.events:
+        if event.kind not in rl.words["acts"] or event.marks.get("theme") != "?":
+            continue
+        if set(event.fields["theme"]) <= set(rl.words["dress"]):
+            event.unset("theme")
+            done = True
+    return done
+
+
+@rule("follows-its")
+def follows_its(r, subjects, rl) -> bool:
+    """既夕禮 車各從其馬; 聘禮 有司二人舉皮，從其幣 (注: 從其幣者，言隨幣): 從其X is following
+    X, the thing one goes after, not a thing carried or following (theme); 柩從, 從俎升 keep
+    theirs."""
+    text = r.ctx.clause_text
+    done = False
+    for event in r.events:
+        if event.kind != rl.word("follow") or event.marks.get("theme"):
+            continue
+        followed = [t for t in event.fields.get("theme", ()) if rl.word("follow-its") + t in text]
+        if followed and len(followed) == len(event.fields["theme"]):
+            event.unset("theme")
             done = True
     return done
 

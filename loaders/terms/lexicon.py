@@ -260,6 +260,9 @@ def default_lexicon() -> Lexicon:
     return with_senses(build_lexicon(parse_modules()), "*")
 
 
+NO_TERM = "-"  # rite-senses.tsv: a label "-" reads the form as no term at all in that rite
+
+
 @dataclass(frozen=True)
 class Sense:
     """In ``rite`` (``*``: every rite without its own row) ``form`` is read only as the term
@@ -296,6 +299,10 @@ def with_senses(lexicon: Lexicon, rite: str) -> Lexicon:
         return lexicon
     forms = {category: dict(table) for category, table in lexicon.forms.items()}
     for sense in senses:
+        if sense.label == NO_TERM:  # 重 outside the mourning rites: heavy, again, no term
+            for category in CATEGORIES:
+                forms[category].pop(sense.form, None)
+            continue
         if sense.label not in lexicon.iri[sense.category]:
             raise SourceError(
                 "corpus/rite-senses.tsv", f"no {sense.category} labelled {sense.label!r}"
@@ -316,6 +323,8 @@ def lexicon_for(rite: str, lexicon: Lexicon | None = None) -> Lexicon:
     False
     >>> lexicon_for("teshengkuishi").forms["action"]["侑"]
     '侑'
+    >>> "重" in lexicon_for("pin").forms["object"], lexicon_for("jixi").forms["object"]["重"]
+    (False, '重')
     """
     if lexicon is None:
         return _rite_lexicon(rite)

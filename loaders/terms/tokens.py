@@ -48,6 +48,9 @@ def _forms_index(lexicon: Lexicon) -> tuple[dict[str, dict[str, str]], int]:
     for title in word_class("title"):
         # a piece's title is one word, whatever terms its characters spell (魚 of 魚麗)
         forms[read_as_base(title)] = {"title": title}
+    for word in word_class("no-term"):
+        # 貝勒, 會飯: one word naming no term, whatever terms its characters spell
+        forms[read_as_base(word)] = {}
     longest = max(len(f) for f in forms)
     _INDEX[id(lexicon.forms)] = (lexicon.forms, forms, longest)
     return forms, longest
