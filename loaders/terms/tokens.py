@@ -58,7 +58,8 @@ def _forms_index(lexicon: Lexicon) -> tuple[dict[str, dict[str, str]], int]:
 
 def tokenize(text: str, lexicon: Lexicon) -> list[Token]:
     """Longest-match tokens; quotations 「…」 become one token of category ``say``, a piece's
-    title (《…》, or one of the table's titles unmarked: 工歌鹿鳴) one of category ``title``.
+    title (《…》, or one of the table's titles unmarked: 工歌鹿鳴) one of category ``title``, a
+    word of the table's class ``no-term`` (貝勒, 會飯) one token of no category.
 
     The witness's forms are read as the lexicon writes them (賔 as 賓, 於 as 于, 宫 as 宮:
     :func:`variants.read_as_base`); a token's text is the form read, a quotation keeps its
