@@ -133,10 +133,7 @@ class ClauseReader:
         """少牢饋食禮 宗人朝服北面: a dress worn (yl:namesThing, 朝服) before a compass word and
         面 is the wearing, with his facing, not a place 朝服北."""
         act = tokens[i].of("action")
-        if not act or not self.lex.has(act, "namesThing") or i + 2 >= len(tokens):
-            return False
-        face = rule_named("facing").word("face")
-        return tokens[i + 1].text in word_class("compass") and tokens[i + 2].text == face
+        return act is not None and self.lex.has(act, "namesThing") and faces_next(tokens, i + 1)
 
     def dress_named(self, tokens: list[Token], i: int) -> bool:
         """皮弁服, 爵弁皮弁緇布冠: a word that is a thing and the act of wearing it (yl:namesThing:
@@ -335,9 +332,7 @@ class ClauseReader:
         if word in word_class("place-inside"):
             if not token.of("place"):
                 return False
-            face = rule_named("facing").word("face")
-            rest = "".join(t.text for t in tokens[j + 1 : j + 3])
-            if rest[:1] in word_class("compass") and rest[1:2] == face:
+            if faces_next(tokens, j + 1):
                 return True
         elif word not in word_class("place-suffix") or not token.kinds.keys() & {"object", "place"}:
             return False
@@ -683,6 +678,12 @@ class ClauseReader:
 
     def officiants(self, agents: tuple[str, ...]) -> bool:
         return any(self.lex.label(YL.Officiant) in self.lex.role_classes.get(a, ()) for a in agents)
+
+
+def faces_next(tokens: list[Token], k: int) -> bool:
+    """A compass word and 面 from ``tokens[k]`` on (北面, 西面): a facing (rule facing)."""
+    rest = "".join(t.text for t in tokens[k : k + 2])
+    return rest[:1] in word_class("compass") and rest[1:2] == rule_named("facing").word("face")
 
 
 def is_description(text: str) -> bool:
