@@ -3549,7 +3549,7 @@ def homage_to_ruler(r, subjects, rl) -> bool:
         for bow in (event, before):
             if bow is None or bow.agent != event.agent or not r.is_a(bow.kind, rl.word("bow")):
                 continue
-            if "to" not in bow.fields or bow.marks.get("to") == "?":
+            if bow.open_to_guess("to"):
                 done = True  # (also where an earlier rule found the ruler: 升聽命，降拜)
                 bow.set("to", ruler, "?")
     return done
@@ -3773,7 +3773,7 @@ def to_the_ruler(r, subjects, rl) -> bool:
             rl.words["rulers"]
         ):
             continue  # 君曰無不醉: the ruler's own words
-        if event.get("neg") == "1" or (not event.open_to_guess("to")):
+        if event.get("neg") == "1" or not event.open_to_guess("to"):
             continue
         told = () if r.events.index(event) else told_just_before(r.ctx, event, rl.words["reports"])
         if told:  # 賓告于擯者，請旅諸臣: what he says to the 擯者, who reports to the 公
@@ -3842,9 +3842,11 @@ def usher_asks_outside(r, subjects, rl) -> bool:
 def usher_goes_in(r, subjects, rl) -> bool:
     """士昏禮 擯者出請事，入告: the usher who goes in to report carries the guest's words to the
     one inside he serves, where no ruler is (rule to-the-ruler) the host, implied (to=主人?),
-    not the guest who spoke last."""
+    not the guest who spoke last; so too where the 主人 acted in the rite before any ruler did
+    (既夕禮 公賵玄纁束，馬兩。擯者出請，入告: a ruler named only as sending a gift is not the one
+    the usher serves)."""
     host = rl.word("host")
-    if set(rl.words["rulers"]) & r.ctx.parties:
+    if set(rl.words["rulers"]) & r.ctx.parties and not _host_before_ruler(r, rl):
         return False
     if not any(e.kind in rl.words["in"] for e in r.events):
         return False
@@ -3854,24 +3856,6 @@ def usher_goes_in(r, subjects, rl) -> bool:
         if e.kind in rl.words["report"]
         # (入告: the usher carried)
         and set(e.agent or tuple(subjects) or r.ctx.agent) & set(rl.words["usher"])
-    )
-    return _imply_recipient(reports, host)
-
-
-@rule("usher-goes-in-to-host")
-def usher_goes_in_to_host(r, subjects, rl) -> bool:
-    """既夕禮 公賵玄纁束，馬兩。擯者出請，入告: the usher going in to report (入告), naming no one
-    (or by guess), tells the host of the rite, the first of the rulers and the 主人 to act in it,
-    when that is the 主人 (the mourner): a ruler named only as sending a gift is not the one the
-    usher serves (where the ruler is the host, rule to-the-ruler)."""
-    if not any(e.kind == rl.word("in") for e in r.events):
-        return False
-    named = (e for _, e in r.ctx.history if e.marks.get("agent") != "?")
-    host = next((p for e in named for p in e.agent if p in rl.words["hosts"]), None)
-    if host != rl.word("host"):
-        return False
-    reports = (
-        e for e in r.events if e.kind == rl.word("report") and set(e.agent) & set(rl.words["usher"])
     )
     return _imply_recipient(reports, host)
 
@@ -4073,9 +4057,7 @@ def zhu_names_commanded(r, subjects, rl) -> bool:
     commands = [
         e
         for e in r.events
-        if e.kind in r.lex.frames["command"]
-        and e.agent
-        and ("to" not in e.fields or e.marks.get("to") == "?")
+        if e.kind in r.lex.frames["command"] and e.agent and e.open_to_guess("to")
     ]
     if not commands or not r.ctx.notes:
         return False
@@ -4248,7 +4230,7 @@ def received_from(r, subjects, rl) -> bool:
     giver = r.lex.forms["role"][found.group(1)]
     done = False
     for event in r.events:
-        implied = "to" not in event.fields or event.marks.get("to") == "?"
+        implied = event.open_to_guess("to")
         if implied and r.is_a(event.kind, rl.word("bow")) and giver not in event.agent:
             event.set("to", (giver,), "?")
             done = True
@@ -4857,7 +4839,7 @@ def mourners_bidden(r, subjects, rl) -> bool:
     text = r.ctx.clause_text
     done = False
     for event in r.events:
-        if event.kind not in rl.words["bid"] or (not event.open_to_guess("to")):
+        if event.kind not in rl.words["bid"] or not event.open_to_guess("to"):
             continue
         mourning = any(b + a in text for b in rl.words["written"] for a in rl.words["acts"])
         if not mourning or set(event.agent) & set(rl.words["mourners"]):
@@ -4880,7 +4862,7 @@ def offering_in_order(r, subjects, rl) -> bool:
         return False
     done = False
     for event in r.events:
-        if event.kind != rl.word("offer") or (not event.open_to_guess("to")):
+        if event.kind != rl.word("offer") or not event.open_to_guess("to"):
             continue
         first = _first_of_last_run(r, rl)
         if first and event.fields.get("to") != first:

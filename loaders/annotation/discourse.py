@@ -2219,7 +2219,7 @@ def request_answered(pid, events, lexicon, ctx, rl) -> bool:
         ctx.open_request, paragraph, ctx.clauses, int(rl.word("within")), answers
     )
     for event in events:
-        implied = "to" not in event.fields or event.marks.get("to") == "?"
+        implied = event.open_to_guess("to")
         if told_just_before(ctx, event, rule_named("to-the-ruler").words["reports"]):
             continue  # 賓告于擯者，請旅諸臣: said to the 擯者, who reports it to the 公
         if lexicon.is_a(event.kind, rl.word("request")) and event.agent and implied:
@@ -2357,7 +2357,7 @@ def answered_bow(pid, events, lexicon, ctx, rl) -> bool:
     last = ctx.history[-1][0]  # in its paragraph or across the edition's break (再拜。¶使者不答拜)
     found = False
     for event in _bows_before(ctx, last, lexicon, rl):
-        implied = "to" not in event.fields or event.marks.get("to") == "?"
+        implied = event.open_to_guess("to")
         bow = lexicon.is_a(event.kind, rl.word("bow")) and not lexicon.is_a(
             event.kind, rl.word("answer")
         )
