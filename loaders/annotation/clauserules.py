@@ -4721,26 +4721,6 @@ def offering_carried(r, subjects, rl) -> bool:
     return True
 
 
-@rule("not-by-itself")
-def not_by_itself(r, subjects, rl) -> bool:
-    """既夕禮 記 奠升，設于柩西: a thing implied (?) for an act whose place is named after that
-    very thing (柩西, west of the coffin) is not what is set there: nothing is set beside
-    itself; the implied thing is dropped (the offering set west of the coffin, no term; 有司徹
-    實于一俎以出, 鄉射禮 委于楅: not the stand nor the rack)."""
-    if rl.word("at") not in r.ctx.clause_text:
-        return False  # 設乏西十北十: the 乏 set, 10 west and 10 north, no place marked by 于
-    done = False
-    for event in r.events:
-        if event.marks.get("theme") != "?":
-            continue
-        places = [p for key in rl.words["places"] for p in event.fields.get(key, ())]
-        things = event.fields["theme"]
-        if places and all(any(p.startswith(t) for p in places) for t in things):
-            event.unset("theme")
-            done = True
-    return done
-
-
 @rule("thing-beside")
 def thing_beside(r, subjects, rl) -> bool:
     """士昏禮 設黍于腊北，其西稷; 士虞禮 …其東稷; 聘禮 黍其南稷: a clause with no verb and no one,
@@ -5706,14 +5686,17 @@ def thing_in_hand(r, subjects, rl) -> bool:
         doer = set(event.agent)
         brought = _brought_to(r, rl, event) or _just_received(r, rl, event)
         if brought:  # 次賓羞燔。主人受: what another just brought him, not his own cup
-            event.set("theme", brought, "?")
-            done = True
+            if not _beside_itself(r, rl, event, brought):
+                event.set("theme", brought, "?")
+            done = True  # (or, nothing set beside itself, decided it takes none)
             continue
         held = _held(r, rl, index, int(rl.word("within")), doer=set())
         own = _held(r, rl, index, int(rl.word("own-within")), doer)
         source = (own if doer else held) or held
-        if not source and r.ctx.listed[0] and _first_since(r, r.ctx.listed[1]):
-            event.set("theme", r.ctx.listed[0], "?")  # 鼎二七，…設于阼階前: the 鼎 listed
+        listed = r.ctx.listed[0]
+        if not source and listed and _first_since(r, r.ctx.listed[1]):
+            if not _beside_itself(r, rl, event, listed):
+                event.set("theme", listed, "?")  # 鼎二七，…設于阼階前: the 鼎 listed
             done = True
             continue
         if source:
@@ -5721,9 +5704,21 @@ def thing_in_hand(r, subjects, rl) -> bool:
             for other in _followed(r, rl, doer):  # 獲者執其薦，使人執俎從之，辟設于乏南
                 found = _held(r, rl, index, int(rl.word("within")), other)
                 things = (*found[-1].fields["theme"], *things) if found else things
-            event.set("theme", tuple(dict.fromkeys(things)), "?")
+            if not _beside_itself(r, rl, event, things):
+                event.set("theme", tuple(dict.fromkeys(things)), "?")
             done = True
     return done
+
+
+def _beside_itself(r, rl: Rule, event: Event, things) -> bool:
+    """既夕禮 記 奠升，設于柩西: an act whose place (after 于) is named after the very things it
+    would be given (柩西, west of the coffin) does not handle them: nothing is set beside
+    itself (有司徹 實于一俎以出, 鄉射禮 委于楅: not the stand nor the rack); 設乏西十北十 (no 于)
+    still sets the 乏."""
+    if rl.word("at") not in r.ctx.clause_text:
+        return False
+    places = [p for key in rl.words["places"] for p in event.fields.get(key, ())]
+    return bool(places) and all(any(p.startswith(t) for p in places) for t in things)
 
 
 def _brought_to(r, rl, event) -> tuple[str, ...]:
