@@ -184,7 +184,7 @@ def says_nothing(r, tokens, i, rl):
         return None
     if nxt is not None and not nxt.of("role"):
         return None
-    r.new_event(rl.word("act")).fields["_unsaid"] = ("1",)  # said to no one (rule unsaid)
+    r.new_event(rl.word("act"))  # (said to no one: rule unsaid)
     return 1
 
 
@@ -4873,7 +4873,8 @@ def unsaid(r, subjects, rl) -> bool:
     to him, not to one he spoke to)."""
     done = False
     for event in r.events:
-        if event.fields.pop("_unsaid", None) and "to" in event.fields:
+        denied = event.kind == rl.word("say") and event.get("neg") == "1"
+        if denied and "to" in event.fields:
             event.unset("to")
             done = True
     return done
