@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 
 from yili_kg.loaders.text.ritetable import read_rites
-from yili_kg.loaders.witnesses.kanripo import read_tsv, rite_rows
+from yili_kg.loaders.witnesses.kanripo import gaiji, read_tsv, rite_rows
 from yili_kg.loaders.witnesses.mandoku import corrections
 
 DERIVED = Path(__file__).parent / "data" / "kanripo-derived"
@@ -35,6 +35,23 @@ def test_double_columns_pages_and_entities():
     assert zhu.text.startswith("主人州長也") and zhu.text.endswith("亦用此禮射而詢衆庶乎")
     cut = next(r for r in rows if "刌" in r.text and "&KR2687;" in r.raw)  # a glyph entity
     assert cut.text.count("刌") == cut.raw.count("&KR2687;") + cut.raw.count("刌")
+
+
+@pytest.mark.parametrize(
+    ("slug", "entity", "reading"),
+    [
+        ("pin", "KR0925", "公當楣再拜"),  # SBCK 公當楣再拜; 注 楣謂之梁
+        ("gongshidafu", "KR0925", "公當楣北鄉"),
+        ("shisang", "KR1266", "設決麗于掔"),  # SBCK 麗于掔; 注 掔，手後節中也
+        ("jixi", "KR1266", "結于掔"),
+    ],
+)
+def test_a_glyph_entity_reads_as_the_table_gives(slug, entity, reading):
+    """A Kanripo glyph outside Unicode reads as the character corpus/kanripo-gaiji.tsv gives
+    with its evidence (the 經 of 聘禮 stands 當楣, at the lintel, not at an unreadable 〓)."""
+    rows = [r for r in rite_rows(slug) if r.kind == "經"]
+    assert any(reading in r.text and f"&{entity};" in r.raw for r in rows)
+    assert gaiji()[entity] in reading and not any("〓" in r.text for r in rows)
 
 
 def test_every_correction_is_applied():

@@ -5,8 +5,8 @@ as rows ``row type segment page text`` of 經, 注, 音義, 疏, ○ and 考證 
 its own segment numbering). :func:`read_tsv` reads the same rows written out as TSV (the form
 the files derived once by hand had; ``tests/data/kanripo-derived/`` keeps them as the check).
 
-Non-Unicode glyphs ``&KRnnnn;`` are read as the character the SOURCES table gives, so that
-every reading is one character per character; the raw row text is kept beside.
+Non-Unicode glyphs ``&KRnnnn;`` are read as the character ``corpus/kanripo-gaiji.tsv`` gives,
+so that every reading is one character per character; the raw row text is kept beside.
 """
 
 from __future__ import annotations
@@ -17,33 +17,41 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-from yili_kg.loaders.corpus import witness_path
+from yili_kg.loaders.corpus import corpus_dir, witness_path
 from yili_kg.loaders.errors import SourceError
 from yili_kg.loaders.witnesses.mandoku import sbck_rows, zhushu_rows
 
-#: Readings of the Kanripo non-Unicode glyphs (corpus/kanripo-raw/SOURCES.md). Unresolved ones
-#: read as 〓 (the traditional mark for an unreadable character).
-GAIJI = {
-    "KR0764": "霤",
-    "KR1152": "觚",
-    "KR1377": "閽",
-    "KR0911": "鼙",
-    "KR0238": "漆",
-    "KR2687": "刌",
-    "KR0871": "膞",
-    "KR0673": "粥",
-    "KR1969": "〓",
-    "KR1382": "〓",
-    "KR3370": "〓",
-}
+GAIJI_TABLE = "kanripo-gaiji.tsv"
 _ENTITY = re.compile(r"&(KR\d{4});")
+LOST = "〓"  # the traditional mark for an unreadable character
+
+
+@cache
+def gaiji() -> dict[str, str]:
+    """The readings of the Kanripo glyph entities, ``corpus/kanripo-gaiji.tsv`` (each with its
+    evidence there): entity number → one character, 〓 where it is unresolved."""
+    path = corpus_dir() / GAIJI_TABLE
+    try:
+        with open(path, encoding="utf-8", newline="") as handle:
+            lines = [line for line in handle if not line.startswith("#")]
+    except OSError as error:
+        raise SourceError(path, f"cannot read: {error.strerror}") from error
+    readings: dict[str, str] = {}
+    for n, row in enumerate(csv.DictReader(lines, delimiter="\t", quoting=csv.QUOTE_NONE), 2):
+        entity, reading = row.get("entity") or "", row.get("reading") or ""
+        if not re.fullmatch(r"KR\d{4}", entity) or len(reading) != 1 or entity in readings:
+            raise SourceError(path, f"row {n}: need a new entity KRnnnn and one character")
+        readings[entity] = reading
+    return readings
+
 
 NOTE_KINDS = ("注", "音義", "疏", "考證")
 
 
 def read_gaiji(text: str) -> str:
-    """Replace ``&KRnnnn;`` entities by their reading (one character each)."""
-    return _ENTITY.sub(lambda m: GAIJI.get(m.group(1), "〓"), text)
+    """Replace ``&KRnnnn;`` entities by their reading (one character each; 〓 if unknown)."""
+    readings = gaiji()
+    return _ENTITY.sub(lambda m: readings.get(m.group(1), LOST), text)
 
 
 @dataclass(frozen=True)
