@@ -752,3 +752,51 @@ def test_sheyi_and_xiangyinjiuyi_explain_the_district_archery(store):
     assert int(first["quotedBy"]) >= 1  # 疏 on 鄉射禮: 射義云古者諸侯之射也
     yan = {row["chapterName"] for row in _rows(store, "liji-explains", rite="燕禮")}
     assert yan == {"禮記·燕義"}
+
+
+# ------------------------------------ the rites reviewed last: 士冠禮, 特牲饋食禮, 聘禮, 喪服
+
+
+def _acts(store, kind: str, rite: str) -> set[tuple[str, ...]]:
+    """(agent, recipient) of the acts of a kind in a rite (canned query interactions)."""
+    return _pairs(_rows(store, "interactions", kind=kind, rite=rite), "agent", "recipient")
+
+
+def test_in_shiguan_the_guest_caps_and_toasts_the_youth_never_the_reverse(store):
+    # 士冠禮: 賓…加之 (注: 賓加冠); 賓揖冠者…醮之 (each capping and its toast are the 賓's);
+    # 主人戒賓 / 乃宿賓: the host warns and summons the guest, never the guest the host
+    caps = _acts(store, "冠", "士冠禮")
+    assert ("賓", "冠者") in caps and ("冠者", "賓") not in caps, caps
+    toasts = _acts(store, "醮", "士冠禮")
+    assert ("賓", "冠者") in toasts and not {a for a, _ in toasts} - {"賓"}, toasts
+    for kind in ("戒", "宿"):
+        acts = _acts(store, kind, "士冠禮")
+        assert ("主人", "賓") in acts and ("賓", "主人") not in acts, (kind, acts)
+
+
+def test_in_teshengkuishi_the_corpse_returns_the_cup_to_the_host_and_the_wife_offers(store):
+    # 特牲饋食禮: 尸酢主人 (the 尸 returns the cup); 主婦洗爵于房，酌，亞獻尸; 賓三獻 (注: 賓長)
+    returns = _acts(store, "酢", "特牲饋食禮")
+    assert ("尸", "主人") in returns and ("主人", "尸") not in returns, returns
+    offers = _acts(store, "獻", "特牲饋食禮")
+    assert {("主婦", "尸"), ("賓", "尸")} <= offers, offers
+    assert not {r for a, r in offers if a == "尸"}, offers  # the 尸 offers to no one
+
+
+def test_in_pin_the_envoy_delivers_the_message_and_bows_to_the_host_ruler(store):
+    # 聘禮: 賓…致命 (the envoy gives his lord's message to the host ruler, 公); 賓…再拜稽首;
+    # 賓覿 (his private audience with the 公), never the ruler's audience with him
+    messages = _acts(store, "致命", "聘禮")
+    assert ("賓", "公") in messages and ("公", "賓") not in messages, messages
+    audiences = _acts(store, "覿", "聘禮")
+    assert ("賓", "公") in audiences and ("公", "賓") not in audiences, audiences
+    bows = _acts(store, "稽首", "聘禮")
+    assert ("賓", "公") in bows, bows
+
+
+def test_sangfu_is_read_as_a_table_of_mourning_not_as_acts_of_its_words(store):
+    # 喪服 (docs/annotation.md, convention 9): 傳曰 and its questions are no speech of a 能者,
+    # 至尊 no act 及; the acts it states are few (大夫…以時接見乎天子, 大夫弔于命婦)
+    rows = _rows(store, "interactions", kind="行事", rite="喪服")
+    assert rows and len(rows) < 10, rows
+    assert not {row["agent"] for row in rows} & {"能者", "君", "母"}, rows
