@@ -79,16 +79,17 @@ def test_no_published_id_names_other_characters(rite):
             assert passage.id not in published_ids or passage.id in {
                 p.id for p in published if p.witness_text == passage.witness_text
             }, passage.id
-    # every published clause whose characters are still one clause keeps its id (about half)
-    spans = {(c.start, c.end): c.id for c in layer.clauses}
+    # every published clause whose characters are still one clause keeps its id (about half);
+    # one whose characters were read anew (〓 → 楣, corpus/kanripo-gaiji.tsv) took a v2 above
+    spans = {(c.start, c.end): c for c in layer.clauses}
     same = [
-        p
+        (p, spans[span])
         for p in published
-        if p.level == "clause" and (moved.get(p.start), moved.get(p.end - 1, -2) + 1) in spans
+        if p.level == "clause"
+        and (span := (moved.get(p.start), moved.get(p.end - 1, -2) + 1)) in spans
+        and spans[span].witness_text == p.witness_text
     ]
-    assert len(same) > 400 and all(
-        spans[(moved[p.start], moved[p.end - 1] + 1)] == p.id for p in same
-    )
+    assert len(same) > 400 and all(clause.id == p.id for p, clause in same)
 
 
 def test_a_correction_of_the_witness_keeps_the_ids_in_use():
