@@ -6447,3 +6447,26 @@ def verbless_stance(r, subjects, rl) -> bool:
     if last is not None and last.agent and set(subjects) <= set(last.fields.get("to", ())):
         event.fields["_aside"] = ("1",)  # 南鄉爾卿。卿西面北上: those bowed to take their places
     return True
+
+
+# --- r-recipient rules
+
+
+@rule("urged-one")
+def urged_one(r, subjects, rl) -> bool:
+    """特牲饋食禮 祝侑, 祝侑之, 祝侑之如初; 少牢饋食禮 獨侑不拜, 主人…拜侑: the act 侑 (注 特牲:
+    侑，勸也) urges the 尸 to eat on: its other party is the 尸, at the meal of the rite, not the
+    one who acted last (the host whose bow it follows); 之 after it stands for him, not for the
+    dishes just set before him (祝侑之 → to=尸, no theme)."""
+    impersonator = rl.word("impersonator")
+    if impersonator not in r.ctx.parties:
+        return False
+    done = False
+    for event in r.events:
+        if event.kind != rl.word("urge") or not event.open_to_guess("to"):
+            continue
+        if rl.word("urge") + rl.word("it") in r.ctx.clause_text:
+            event.unset("theme")  # 祝侑之: 之 is the 尸 urged
+        event.set("to", impersonator, "?")
+        done = True
+    return done
