@@ -6470,3 +6470,36 @@ def urged_one(r, subjects, rl) -> bool:
         event.set("to", impersonator, "?")
         done = True
     return done
+
+
+@rule("offering-reaches")
+def offering_reaches(r, subjects, rl) -> bool:
+    """特牲饋食禮 主婦…獻祝，籩燔從，如初儀。及佐食，如初; 利…獻于尸，酢。及祝，如初儀: 及 and a
+    person, the whole clause (不及 denied), after an act done to a person named, is that act
+    reaching him too (the offering goes on to the 佐食), to=him, not a going to where he is (及
+    dest=佐食); as 及 before a place stays reaching it (及階). Only the
+    same one's act goes on: where the last act to a person named was another's (主人獻內兄弟 …
+    長兄弟洗觚為加爵 … 不及佐食), 及 stays as read."""
+    if len(r.events) != 1 or r.events[0].kind != rl.word("reach"):
+        return False
+    event = r.events[0]
+    reached = event.fields.get("dest", ())
+    if len(reached) != 1 or reached[0] not in r.lex.role_classes:
+        return False
+    words = [t.text for t in r.tokens]
+    if words[-2:] != [rl.word("reach"), words[-1]] or not set(words[:-2]) <= set(
+        word_class("negation")
+    ):
+        return False  # (不)及佐食: nothing else in the clause
+    for _, earlier in reversed(r.ctx.history[-int(rl.word("within")) :]):
+        if earlier.modifier or not earlier.get("to") or earlier.marks.get("to"):
+            continue
+        if r.is_a(earlier.kind, r.lex.label(YL.Salutation)):
+            continue
+        if set(earlier.agent) != set(event.agent):
+            return False  # 獻內兄弟…長兄弟…不及佐食: another's act, not his going on
+        event.kind = earlier.kind
+        event.unset("dest")
+        event.set("to", reached)
+        return True
+    return False
