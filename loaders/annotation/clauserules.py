@@ -6503,3 +6503,19 @@ def offering_reaches(r, subjects, rl) -> bool:
         event.set("to", reached)
         return True
     return False
+
+
+@rule("ranked-among")
+def ranked_among(r, subjects, rl) -> bool:
+    """特牲饋食禮 記 宗人，獻與旅齒于衆賓, 佐食，于旅齒于兄弟: 齒 (taking one's place by age)
+    with 于 and persons is being ranked among them: they are those he is ranked with (with=), as
+    鄉射禮 記 樂正與立者齒, not ones he does something to (to=)."""
+    done = False
+    for event in r.events:
+        named = event.fields.get("to", ())
+        if event.kind != rl.word("rank") or not named or event.marks.get("to"):
+            continue
+        event.unset("to")
+        event.set("with", (*event.fields.get("with", ()), *named))
+        done = True
+    return done
