@@ -6519,3 +6519,23 @@ def ranked_among(r, subjects, rl) -> bool:
         event.set("with", (*event.fields.get("with", ()), *named))
         done = True
     return done
+
+
+@rule("cleared-of")
+def cleared_of(r, subjects, rl) -> bool:
+    """特牲饋食禮 徹主婦薦俎, 佐食徹尸薦俎敦: a person right after 徹 and before the things
+    cleared is whose they are (the hostess's dishes, the 尸's), no one they are cleared for or
+    to (no to)."""
+    words = [t.text for t in r.tokens]
+    if rl.word("clear") not in words:
+        return False
+    at = words.index(rl.word("clear"))
+    person, thing = _next(list(r.tokens), at), _next(list(r.tokens), at, 2)
+    if not (person is not None and person.of("role") and thing is not None and thing.of("object")):
+        return False
+    done = False
+    for event in r.events:
+        if event.kind == rl.word("clear") and event.fields.get("to") == (person.of("role"),):
+            event.unset("to")
+            done = True
+    return done
