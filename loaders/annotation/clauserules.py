@@ -6539,3 +6539,31 @@ def cleared_of(r, subjects, rl) -> bool:
             event.unset("to")
             done = True
     return done
+
+
+@rule("answers-the-asker")
+def answers_the_asker(r, subjects, rl) -> bool:
+    """聘禮 擯者出請事。賓告事畢; 擯者出請。賓告事畢 (as 士昏禮 擯者出請。賓告事畢 reads): a report
+    naming no one, right after another asked in the clause before (請), answers the one who
+    asked, the usher at the door (to=擯者?), not the ruler inside (rule to-the-ruler) whom the
+    usher then tells (擯者入告); a report made going in (入告) carries the request inside."""
+    if not r.ctx.history or any(e.kind == rl.word("in") for e in r.events):
+        return False  # 賓請覿。擯者入告: going in, he tells the one inside (rule usher-goes-in)
+    last = r.ctx.history[-1][0]
+    asked = [
+        e
+        for p, e in r.ctx.history[-int(rl.word("within")) :]
+        if p == last and e.kind == rl.word("ask") and e.agent
+    ]
+    if not asked:
+        return False
+    asker = asked[-1].agent
+    done = False
+    for event in r.events:
+        if event.kind != rl.word("report") or not event.agent or not event.open_to_guess("to"):
+            continue
+        if set(event.agent) & set(asker) or event.fields.get("to") == asker:
+            continue
+        event.set("to", asker, "?")
+        done = True
+    return done
