@@ -158,6 +158,14 @@ def test_a_clause_opening_with_xiang_yi_is_a_mutual_salute_not_the_usher():
     assert not read[3].startswith("相 ")  # 擯辭: the usher 擯 declines, no act of 相
 
 
+def test_the_one_gone_out_to_meet_is_the_recipient_not_a_place():
+    # 出迎 is a going out (yl:goalObject, as 出), but a person after it is the one met, to=
+    # (yl:roleIsRecipient: 聘禮 出迎勞者, 出迎大夫; 有司徹 主人出迎尸), not dest=; a thing after
+    # it stays where it was (少牢饋食禮 主人出迎鼎)
+    read = [format_events(e) for e in annotate_text(["主人出迎尸"])]
+    assert read[0] == "出迎 agent=主人 to=尸"
+
+
 def test_a_bow_just_before_receiving_the_cup_is_to_the_one_who_gives_it():
     # rule bow-to-offerer: 衆賓皆不拜，受爵 (鄉射禮; 注: 自第四以下又不拜受爵): the bow not made
     # is the bow on receiving from the host, not to the 衆賓之長 who handed him back his cup

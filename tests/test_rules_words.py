@@ -86,13 +86,13 @@ def test_the_annotator_names_classes_by_their_labels_and_postures_by_their_frame
 def test_a_role_after_jin_is_the_one_it_is_done_to_not_a_place():
     """annotate.py: 進 is a yl:goalObject movement (進 + a place is where one goes), but a role
     after it is yl:roleIsRecipient: the one the cup is brought to (執膳爵者酌以進公); so is 視
-    (視侯中: what is looked at; 視上射: the one looked at) and 就 (就物: where one goes; 就其耦:
-    the one gone to)."""
+    (視侯中: what is looked at; 視上射: the one looked at), 就 (就物: where one goes; 就其耦:
+    the one gone to) and 出迎 (聘禮 出迎勞者: the one gone out to meet)."""
     from yili_kg.loaders.annotation.annotate import annotate_text
     from yili_kg.loaders.annotation.annotations import format_events
 
     lexicon = default_lexicon()
-    assert lexicon.frames["roleIsRecipient"] == {"進", "視", "就"} and lexicon.has(
+    assert lexicon.frames["roleIsRecipient"] == {"進", "視", "就", "出迎"} and lexicon.has(
         "進", "goalObject"
     )
     read = format_events(annotate_text(["執膳爵者酌以進公"])[0])

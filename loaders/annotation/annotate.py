@@ -38,7 +38,7 @@ from yili_kg.loaders.annotation.discourse import (
 )
 from yili_kg.loaders.annotation.rules import one_word, rule_named, rules, word_class, word_values
 from yili_kg.loaders.iris import YL
-from yili_kg.loaders.terms.lexicon import Lexicon, default_lexicon
+from yili_kg.loaders.terms.lexicon import Lexicon, default_lexicon, lexicon_for
 from yili_kg.loaders.terms.tokens import Token, leading_roles, tokenize  # noqa: F401 (tokens)
 from yili_kg.loaders.terms.words import is_function_word
 from yili_kg.loaders.witnesses.texts import Passage, recut
@@ -1186,6 +1186,7 @@ def example_clauses(example: str) -> tuple[list[ExampleClause], dict[str, tuple[
 
 
 LOOK_AHEAD = "‖"  # in a rule's example: the clause checked is the one before it
+RITE_MARK = "@"  # in a rule's example: @rite, the rite whose senses it is read with
 
 
 def annotate_example(example: str, lexicon: Lexicon | None = None) -> tuple[Record, list[str]]:
@@ -1201,7 +1202,16 @@ def annotate_example(example: str, lexicon: Lexicon | None = None) -> tuple[Reco
 
     >>> format_events(annotate_example("士西方‖，東面北上")[0].events)
     '在 agent=士 at=西方'
+
+    An example of a form read as another term in one rite (corpus/rite-senses.tsv) opens with
+    @ and the rite's slug: it is read with that rite's senses.
+
+    >>> format_events(annotate_example("@teshengkuishi 祝侑")[0].events)
+    '侑 agent=祝'
     """
+    if example.startswith(RITE_MARK):  # @teshengkuishi 祝侑: 侑 the act, not the person
+        rite, _, example = example[len(RITE_MARK) :].partition(" ")
+        lexicon = lexicon_for(rite, lexicon)
     head, ahead, _ = example.partition(LOOK_AHEAD)  # 士西方‖，東面北上: the clause before ‖
     clauses, notes = example_clauses(example.replace(LOOK_AHEAD, ""))
     results = list(_annotate(clauses, lexicon or default_lexicon(), notes))

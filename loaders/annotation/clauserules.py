@@ -6447,3 +6447,123 @@ def verbless_stance(r, subjects, rl) -> bool:
     if last is not None and last.agent and set(subjects) <= set(last.fields.get("to", ())):
         event.fields["_aside"] = ("1",)  # 南鄉爾卿。卿西面北上: those bowed to take their places
     return True
+
+
+# --- r-recipient rules
+
+
+@rule("urged-one")
+def urged_one(r, subjects, rl) -> bool:
+    """特牲饋食禮 祝侑, 祝侑之, 祝侑之如初; 少牢饋食禮 獨侑不拜, 主人…拜侑: the act 侑 (注 特牲:
+    侑，勸也) urges the 尸 to eat on: its other party is the 尸, at the meal of the rite, not the
+    one who acted last (the host whose bow it follows); 之 after it stands for him, not for the
+    dishes just set before him (祝侑之 → to=尸, no theme)."""
+    impersonator = rl.word("impersonator")
+    if impersonator not in r.ctx.parties:
+        return False
+    done = False
+    for event in r.events:
+        if event.kind != rl.word("urge") or not event.open_to_guess("to"):
+            continue
+        if rl.word("urge") + rl.word("it") in r.ctx.clause_text:
+            event.unset("theme")  # 祝侑之: 之 is the 尸 urged
+        event.set("to", impersonator, "?")
+        done = True
+    return done
+
+
+@rule("offering-reaches")
+def offering_reaches(r, subjects, rl) -> bool:
+    """特牲饋食禮 主婦…獻祝，籩燔從，如初儀。及佐食，如初; 利…獻于尸，酢。及祝，如初儀: 及 and a
+    person, the whole clause (不及 denied), after an act done to a person named, is that act
+    reaching him too (the offering goes on to the 佐食), to=him, not a going to where he is (及
+    dest=佐食); as 及 before a place stays reaching it (及階). Only the
+    same one's act goes on: where the last act to a person named was another's (主人獻內兄弟 …
+    長兄弟洗觚為加爵 … 不及佐食), 及 stays as read."""
+    if len(r.events) != 1 or r.events[0].kind != rl.word("reach"):
+        return False
+    event = r.events[0]
+    reached = event.fields.get("dest", ())
+    if len(reached) != 1 or reached[0] not in r.lex.role_classes:
+        return False
+    words = [t.text for t in r.tokens]
+    if words[-2:] != [rl.word("reach"), words[-1]] or not set(words[:-2]) <= set(
+        word_class("negation")
+    ):
+        return False  # (不)及佐食: nothing else in the clause
+    for _, earlier in reversed(r.ctx.history[-int(rl.word("within")) :]):
+        if earlier.modifier or not earlier.get("to") or earlier.marks.get("to"):
+            continue
+        if r.is_a(earlier.kind, r.lex.label(YL.Salutation)):
+            continue
+        if set(earlier.agent) != set(event.agent):
+            return False  # 獻內兄弟…長兄弟…不及佐食: another's act, not his going on
+        event.kind = earlier.kind
+        event.unset("dest")
+        event.set("to", reached)
+        return True
+    return False
+
+
+@rule("ranked-among")
+def ranked_among(r, subjects, rl) -> bool:
+    """特牲饋食禮 記 宗人，獻與旅齒于衆賓, 佐食，于旅齒于兄弟: 齒 (taking one's place by age)
+    with 于 and persons is being ranked among them: they are those he is ranked with (with=), as
+    鄉射禮 記 樂正與立者齒, not ones he does something to (to=)."""
+    done = False
+    for event in r.events:
+        named = event.fields.get("to", ())
+        if event.kind != rl.word("rank") or not named or event.marks.get("to"):
+            continue
+        event.unset("to")
+        event.set("with", (*event.fields.get("with", ()), *named))
+        done = True
+    return done
+
+
+@rule("cleared-of")
+def cleared_of(r, subjects, rl) -> bool:
+    """特牲饋食禮 徹主婦薦俎, 佐食徹尸薦俎敦: a person right after 徹 and before the things
+    cleared is whose they are (the hostess's dishes, the 尸's), no one they are cleared for or
+    to (no to)."""
+    words = [t.text for t in r.tokens]
+    if rl.word("clear") not in words:
+        return False
+    at = words.index(rl.word("clear"))
+    person, thing = _next(list(r.tokens), at), _next(list(r.tokens), at, 2)
+    if not (person is not None and person.of("role") and thing is not None and thing.of("object")):
+        return False
+    done = False
+    for event in r.events:
+        if event.kind == rl.word("clear") and event.fields.get("to") == (person.of("role"),):
+            event.unset("to")
+            done = True
+    return done
+
+
+@rule("answers-the-asker")
+def answers_the_asker(r, subjects, rl) -> bool:
+    """聘禮 擯者出請事。賓告事畢; 擯者出請。賓告事畢 (as 士昏禮 擯者出請。賓告事畢 reads): a report
+    naming no one, right after another asked in the clause before (請), answers the one who
+    asked, the usher at the door (to=擯者?), not the ruler inside (rule to-the-ruler) whom the
+    usher then tells (擯者入告); a report made going in (入告) carries the request inside."""
+    if not r.ctx.history or any(e.kind == rl.word("in") for e in r.events):
+        return False  # 賓請覿。擯者入告: going in, he tells the one inside (rule usher-goes-in)
+    last = r.ctx.history[-1][0]
+    asked = [
+        e
+        for p, e in r.ctx.history[-int(rl.word("within")) :]
+        if p == last and e.kind == rl.word("ask") and e.agent
+    ]
+    if not asked:
+        return False
+    asker = asked[-1].agent
+    done = False
+    for event in r.events:
+        if event.kind != rl.word("report") or not event.agent or not event.open_to_guess("to"):
+            continue
+        if set(event.agent) & set(asker) or event.fields.get("to") == asker:
+            continue
+        event.set("to", asker, "?")
+        done = True
+    return done
