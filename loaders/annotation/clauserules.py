@@ -6447,3 +6447,62 @@ def verbless_stance(r, subjects, rl) -> bool:
     if last is not None and last.agent and set(subjects) <= set(last.fields.get("to", ())):
         event.fields["_aside"] = ("1",)  # 南鄉爾卿。卿西面北上: those bowed to take their places
     return True
+
+
+# --- r-themeloc rules
+
+
+@rule("looked-at-thing")
+def looked_at_thing(r, tokens, i, rl):
+    """特牲饋食禮 宗人視牲; 主婦視饎爨于西堂下: a thing right after 視 is what is
+    looked over, examined (its theme), not a place looked toward (視侯中: dest) nor a person
+    (視上射: to); not a pit looked into (士喪禮 北面視肂: where he looks), nor a thing after 其
+    (喪服 帶緣各視其冠: matching, the measure of another thing)."""
+    event = r.events[-1] if r.events else None
+    if event is None or event.kind not in rl.words["look"] or r.prep is not None:
+        return None
+    token = tokens[i]
+    obj = token.of("object")
+    if not obj or token.kinds.keys() & {"role", "place"} or obj in rl.words["into"]:
+        return None
+    j = i - 1
+    while j > 0 and (tokens[j].text in rl.words["and"] or _thing_word(tokens[j])):
+        j -= 1  # 視饎爨, 視壺濯及豆籩: things and words no term names since the act
+    if j < 0 or tokens[j].of("action") not in rl.words["look"]:
+        return None
+    if r.noun_phrase(tokens, i)[1] > 1:
+        return None  # 視牲北: a place written relative to the thing
+    event.set("theme", (*event.fields.get("theme", ()), obj))
+    return 1
+
+
+def _thing_word(token) -> bool:
+    """A thing, or a word no term names and no function word (饎, 濯: of a thing's name)."""
+    if token.kinds:
+        return token.kinds.keys() == {"object"}
+    return not is_function_word(token.text)
+
+
+@rule("one-more-past-word")
+def one_more_past_word(r, tokens, i, rl):
+    """特牲饋食禮 宗人視壺濯及豆籩; 舉骼及獸魚: 及 between two things an act handles, with a word
+    no term names beside it (濯, what is washed; 獸, the game; a numeral), is one more thing, as
+    rule one-more reads 命三耦及衆賓, not an act of reaching (及 dest=X); not persons (有司徹
+    獻祝及二佐食: whose the act is, the next clauses carry, is read elsewhere)."""
+    if tokens[i].text not in rl.words["and"] or not r.events or i < 2:
+        return None
+    before = tokens[i - 1] if tokens[i - 1].kinds else tokens[i - 2]
+    if before is not tokens[i - 1] and (
+        tokens[i - 2].of("action") or is_function_word(tokens[i - 1].text)
+    ):
+        return None  # 舉濯及X: the word after the act is its thing, unnamed
+    after = _next(tokens, i)
+    if after is not None and not after.kinds:
+        if is_function_word(after.text) and after.text not in word_values("numeral"):
+            return None
+        after = _next(tokens, i, 2)
+    if after is None or (before is tokens[i - 1] and after is tokens[i + 1]):
+        return None  # (rule one-more)
+    if before.of("object") and after.of("object") and not (before.of("role") or after.of("role")):
+        return 1
+    return None
