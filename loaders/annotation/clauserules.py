@@ -6506,3 +6506,18 @@ def one_more_past_word(r, tokens, i, rl):
     if before.of("object") and after.of("object") and not (before.of("role") or after.of("role")):
         return 1
     return None
+
+
+@rule("unnamed-place-word")
+def unnamed_place_word(r, tokens, i, rl):
+    """既夕禮 主人拜于位; 士喪禮 主婦立于其内; 士昏禮 記 立于其内: a place the ontology does not
+    name, his place (位) or inside it (其内), right after 于 and ending the clause, is where the
+    act is done, written as it stands (at=位, at=其内), as rule unnamed-place writes 于鼓北."""
+    if r.prep is None or i == 0 or tokens[i - 1].text not in rl.words["yu"]:
+        return None
+    for place in rl.words["places"]:
+        used = len(tokenize(place, r.lex))
+        if i + used == len(tokens) and "".join(t.text for t in tokens[i:]) == place:
+            r.place_here(place)
+            return used
+    return None
