@@ -6521,3 +6521,22 @@ def unnamed_place_word(r, tokens, i, rl):
             r.place_here(place)
             return used
     return None
+
+
+@rule("follows-in-row")
+def follows_in_row(r, tokens, i, rl):
+    """聘禮 六鉶繼之; 兩簠繼之; 六簋繼之: things (a count, the vessels, termed or not) and 繼之
+    ending the clause, no one named, are those things set next in the row, after the ones just
+    laid: the things are what is set (theme=鉶 where a term names them), no one's act carried
+    over, and 之 is the row before them, not a thing handled (theme=壺)."""
+    event = r.events[-1] if r.events else None
+    if tokens[i].text != rl.word("it") or i + 1 != len(tokens) or event is None:
+        return None
+    if i < 2 or tokens[i - 1].of("action") != rl.word("follow") or r.subjects or len(r.events) > 1:
+        return None
+    numerals = word_values("numeral")
+    front = tokens[: i - 1]
+    if not all(_thing_word(t) or t.text in numerals for t in front):
+        return None  # 賓繼之: a person goes on
+    r.possessed = True
+    return 1
