@@ -6540,3 +6540,20 @@ def follows_in_row(r, tokens, i, rl):
         return None  # 賓繼之: a person goes on
     r.possessed = True
     return 1
+
+
+@rule("spread-side")
+def spread_side(r, tokens, i, rl):
+    """士喪禮 燭俟于饌東; 設盆盥于饌東; 奠席在饌北; 在饌東: 饌 (the food set out, a word of the
+    act 陳) and a compass word right after 于 or 在, ending the clause, is a place written as it
+    stands (at=饌東, dest=饌東 after setting out), not an act of setting out nor a lost place."""
+    nxt = _next(tokens, i)
+    if tokens[i].text not in rl.words["spread"] or nxt is None or i + 2 != len(tokens):
+        return None
+    if not nxt.of("direction") or i == 0:
+        return None
+    previous = tokens[i - 1]
+    if not (previous.text in rl.words["yu"] or previous.of("action") in rl.words["state"]):
+        return None
+    r.place_here(tokens[i].text + nxt.text)
+    return 2
