@@ -6557,3 +6557,23 @@ def spread_side(r, tokens, i, rl):
         return None
     r.place_here(tokens[i].text + nxt.text)
     return 2
+
+
+@rule("put-into-thing")
+def put_into_thing(r, tokens, i, rl):
+    """士喪禮 主人奉尸斂于棺; 巾柶鬊蚤埋于坎; 釋匕于鼎; 聘禮 則既斂于棺: 于 and a thing (no place)
+    after laying the dead in, burying or letting go of a thing is where it goes (dest=棺), the
+    thing it is put in, not where the act is done; 大斂于阼 (a place) stays where (at)."""
+    event = r.events[-1] if r.events else None
+    if event is None or event.kind not in rl.words["puts"] or r.prep != rl.word("at"):
+        return None
+    token = tokens[i]
+    if i == 0 or tokens[i - 1].text not in rl.words["yu"]:
+        return None
+    if not token.of("object") or token.kinds.keys() & {"place", "role"}:
+        return None
+    if r.noun_phrase(tokens, i)[1] > 1:
+        return None  # 奠于貝北: a place written relative to the thing
+    event.set("dest", token.of("object"))
+    r.prep = None
+    return 1
