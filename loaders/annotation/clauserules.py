@@ -6577,3 +6577,25 @@ def put_into_thing(r, tokens, i, rl):
     event.set("dest", token.of("object"))
     r.prep = None
     return 1
+
+
+@rule("spread-laid-there")
+def spread_laid_there(r, subjects, rl) -> bool:
+    """士喪禮 東方之饌; 既夕禮 東方之饌亦如之; 聘禮 堂上之饌八: a place, 之 and 饌 (the food set
+    out, the act 陳) opening the clause is where the food is laid out (dest), as rule laid-there
+    reads 西序之席, not where anyone stands."""
+    tokens = r.tokens
+    if len(tokens) < 3 or not tokens[0].of("place") or tokens[1].text not in rl.words["of"]:
+        return False
+    if tokens[2].text not in rl.words["spread"]:
+        return False
+    done = False
+    for event in r.events:
+        if (
+            event.kind == tokens[2].of("action")
+            and "at" in event.fields
+            and "dest" not in event.fields
+        ):
+            event.set("dest", event.fields.pop("at"))
+            done = True
+    return done
