@@ -6599,3 +6599,17 @@ def spread_laid_there(r, subjects, rl) -> bool:
             event.set("dest", event.fields.pop("at"))
             done = True
     return done
+
+
+@rule("middle-side")
+def middle_side(r, tokens, i, rl):
+    """聘禮 受幣堂中西: a place, 中 and a compass word (the place 中西) is one place as written,
+    the middle of it toward that side (at=堂中西: west of the middle of the hall), not the place
+    and a second place 中西."""
+    nxt = _next(tokens, i)
+    if not tokens[i].of("place") or nxt is None or not nxt.text.startswith(rl.word("middle")):
+        return None
+    if nxt.text[1:] not in word_class("compass"):
+        return None
+    r.place_here(tokens[i].text + nxt.text)
+    return 2
