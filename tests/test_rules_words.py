@@ -112,7 +112,8 @@ def test_place_suffix_after_an_object_at_the_clause_end_is_one_place(suffix):
 
 def test_place_inside_after_a_place_is_one_place_not_after_a_thing():
     """annotate.py (suffix_place): 少牢饋食禮 立于户内, 户内北面拜: inside the chamber door, one
-    place as written, at the clause's end or before a facing; 以巾内拂矢 wipes inward."""
+    place as written, at the clause's end or before a facing; 以巾内拂矢 wipes inward; 户外坐
+    (特牲饋食禮): outside it, as 户内."""
     from yili_kg.loaders.annotation.annotate import annotate_text
     from yili_kg.loaders.annotation.annotations import format_events
 
@@ -121,7 +122,10 @@ def test_place_inside_after_a_place_is_one_place_not_after_a_thing():
     read = format_events(annotate_text([f"主婦户{inside}北面拜"])[0])
     assert read == f"拜 agent=主婦 at=户{inside} face=北"
     assert "at=" not in format_events(annotate_text([f"小臣師以巾{inside}拂矢"])[0])
-    assert word_class("place-inside") == ("内",)  # (the text writes 内; 內 is read as 内)
+    assert word_class("place-inside") == ("内", "外")  # (the text writes 内; 內 is read as 内)
+    outside = word_class("place-inside")[1]  # 特牲饋食禮 户外坐: outside the door, as 户内
+    read = format_events(annotate_text([f"宗婦户{outside}坐"])[0])
+    assert read == f"坐 agent=宗婦 at=户{outside}"
 
 
 def test_the_reader_s_helpers_read_genitive_and_the_words_of_the_rules_they_defer_to():

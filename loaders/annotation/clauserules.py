@@ -6567,3 +6567,169 @@ def answers_the_asker(r, subjects, rl) -> bool:
         event.set("to", asker, "?")
         done = True
     return done
+
+
+# --- r-themeloc rules
+
+
+@rule("looked-at-thing")
+def looked_at_thing(r, tokens, i, rl):
+    """特牲饋食禮 宗人視牲; 主婦視饎爨于西堂下: a thing right after 視 is what is
+    looked over, examined (its theme), not a place looked toward (視侯中: dest) nor a person
+    (視上射: to); not a pit looked into (士喪禮 北面視肂: where he looks), nor a thing after 其
+    (喪服 帶緣各視其冠: matching, the measure of another thing)."""
+    event = r.events[-1] if r.events else None
+    if event is None or event.kind not in rl.words["look"] or r.prep is not None:
+        return None
+    token = tokens[i]
+    obj = token.of("object")
+    if not obj or token.kinds.keys() & {"role", "place"} or obj in rl.words["into"]:
+        return None
+    j = i - 1
+    while j > 0 and (tokens[j].text in rl.words["and"] or _thing_word(tokens[j])):
+        j -= 1  # 視饎爨, 視壺濯及豆籩: things and words no term names since the act
+    if j < 0 or tokens[j].of("action") not in rl.words["look"]:
+        return None
+    if r.noun_phrase(tokens, i)[1] > 1:
+        return None  # 視牲北: a place written relative to the thing
+    event.set("theme", (*event.fields.get("theme", ()), obj))
+    return 1
+
+
+def _thing_word(token) -> bool:
+    """A thing, or a word no term names and no function word (饎, 濯: of a thing's name)."""
+    if token.kinds:
+        return token.kinds.keys() == {"object"}
+    return not is_function_word(token.text)
+
+
+@rule("one-more-past-word")
+def one_more_past_word(r, tokens, i, rl):
+    """特牲饋食禮 宗人視壺濯及豆籩; 舉骼及獸魚: 及 between two things an act handles, with a word
+    no term names beside it (濯, what is washed; 獸, the game; a numeral), is one more thing, as
+    rule one-more reads 命三耦及衆賓, not an act of reaching (及 dest=X); not persons (有司徹
+    獻祝及二佐食: whose the act is, the next clauses carry, is read elsewhere)."""
+    if tokens[i].text not in rl.words["and"] or not r.events or i < 2:
+        return None
+    before = tokens[i - 1] if tokens[i - 1].kinds else tokens[i - 2]
+    if before is not tokens[i - 1] and (
+        tokens[i - 2].of("action") or is_function_word(tokens[i - 1].text)
+    ):
+        return None  # 舉濯及X: the word after the act is its thing, unnamed
+    after = _next(tokens, i)
+    if after is not None and not after.kinds:
+        if is_function_word(after.text) and after.text not in word_values("numeral"):
+            return None
+        after = _next(tokens, i, 2)
+    if after is None or (before is tokens[i - 1] and after is tokens[i + 1]):
+        return None  # (rule one-more)
+    if before.of("object") and after.of("object") and not (before.of("role") or after.of("role")):
+        return 1
+    return None
+
+
+@rule("unnamed-place-word")
+def unnamed_place_word(r, tokens, i, rl):
+    """既夕禮 主人拜于位; 士喪禮 主婦立于其内; 士昏禮 記 立于其内: a place the ontology does not
+    name, his place (位) or inside it (其内), right after 于 and ending the clause, is where the
+    act is done, written as it stands (at=位, at=其内), as rule unnamed-place writes 于鼓北."""
+    if r.prep is None or i == 0 or tokens[i - 1].text not in rl.words["yu"]:
+        return None
+    for place in rl.words["places"]:
+        used = len(tokenize(place, r.lex))
+        if i + used == len(tokens) and "".join(t.text for t in tokens[i:]) == place:
+            r.place_here(place)
+            return used
+    return None
+
+
+@rule("follows-in-row")
+def follows_in_row(r, tokens, i, rl):
+    """聘禮 六鉶繼之; 兩簠繼之; 六簋繼之: things (a count, the vessels, termed or not) and 繼之
+    ending the clause, no one named, are those things set next in the row, after the ones just
+    laid: the things are what is set (theme=鉶 where a term names them), no one's act carried
+    over, and 之 is the row before them, not a thing handled (theme=壺)."""
+    event = r.events[-1] if r.events else None
+    if tokens[i].text != rl.word("it") or i + 1 != len(tokens) or event is None:
+        return None
+    if i < 2 or tokens[i - 1].of("action") != rl.word("follow") or r.subjects or len(r.events) > 1:
+        return None
+    numerals = word_values("numeral")
+    front = tokens[: i - 1]
+    if not all(_thing_word(t) or t.text in numerals for t in front):
+        return None  # 賓繼之: a person goes on
+    r.possessed = True
+    return 1
+
+
+@rule("spread-side")
+def spread_side(r, tokens, i, rl):
+    """士喪禮 燭俟于饌東; 設盆盥于饌東; 奠席在饌北; 在饌東: 饌 (the food set out, a word of the
+    act 陳) and a compass word right after 于 or 在, ending the clause, is a place written as it
+    stands (at=饌東, dest=饌東 after setting out), not an act of setting out nor a lost place."""
+    nxt = _next(tokens, i)
+    if tokens[i].text not in rl.words["spread"] or nxt is None or i + 2 != len(tokens):
+        return None
+    if not nxt.of("direction") or i == 0:
+        return None
+    previous = tokens[i - 1]
+    if not (previous.text in rl.words["yu"] or previous.of("action") in rl.words["state"]):
+        return None
+    r.place_here(tokens[i].text + nxt.text)
+    return 2
+
+
+@rule("put-into-thing")
+def put_into_thing(r, tokens, i, rl):
+    """士喪禮 主人奉尸斂于棺; 巾柶鬊蚤埋于坎; 釋匕于鼎; 聘禮 則既斂于棺: 于 and a thing (no place)
+    after laying the dead in, burying or letting go of a thing is where it goes (dest=棺), the
+    thing it is put in, not where the act is done; 大斂于阼 (a place) stays where (at)."""
+    event = r.events[-1] if r.events else None
+    if event is None or event.kind not in rl.words["puts"] or r.prep != rl.word("at"):
+        return None
+    token = tokens[i]
+    if i == 0 or tokens[i - 1].text not in rl.words["yu"]:
+        return None
+    if not token.of("object") or token.kinds.keys() & {"place", "role"}:
+        return None
+    if r.noun_phrase(tokens, i)[1] > 1:
+        return None  # 奠于貝北: a place written relative to the thing
+    event.set("dest", token.of("object"))
+    r.prep = None
+    return 1
+
+
+@rule("spread-laid-there")
+def spread_laid_there(r, subjects, rl) -> bool:
+    """士喪禮 東方之饌; 既夕禮 東方之饌亦如之; 聘禮 堂上之饌八: a place, 之 and 饌 (the food set
+    out, the act 陳) opening the clause is where the food is laid out (dest), as rule laid-there
+    reads 西序之席, not where anyone stands."""
+    tokens = r.tokens
+    if len(tokens) < 3 or not tokens[0].of("place") or tokens[1].text not in rl.words["of"]:
+        return False
+    if tokens[2].text not in rl.words["spread"]:
+        return False
+    done = False
+    for event in r.events:
+        if (
+            event.kind == tokens[2].of("action")
+            and "at" in event.fields
+            and "dest" not in event.fields
+        ):
+            event.set("dest", event.fields.pop("at"))
+            done = True
+    return done
+
+
+@rule("middle-side")
+def middle_side(r, tokens, i, rl):
+    """聘禮 受幣堂中西: a place, 中 and a compass word (the place 中西) is one place as written,
+    the middle of it toward that side (at=堂中西: west of the middle of the hall), not the place
+    and a second place 中西."""
+    nxt = _next(tokens, i)
+    if not tokens[i].of("place") or nxt is None or not nxt.text.startswith(rl.word("middle")):
+        return None
+    if nxt.text[1:] not in word_class("compass"):
+        return None
+    r.place_here(tokens[i].text + nxt.text)
+    return 2
