@@ -2542,3 +2542,28 @@ def _remember_event(pid: str, event: Event, lexicon: Lexicon, ctx: Context) -> N
             ctx.positive_agent = event.agent
         ctx.partners = event.fields.get("with", ())
         ctx.paragraph_has_agent = True
+
+
+# --- r-agent rules
+
+
+@rule("like-the-errand")
+def like_the_errand(reader, event, text, rl) -> bool:
+    """聘禮 公使卿贈，如覿幣; 使下大夫贈上介，亦如之; 若不親食，使大夫各以其爵朝服致之以侑幣。
+    如致饔: 如X naming no one right after one was sent (使X) on an errand, in the paragraph, is
+    how the one sent does it (the first named after 使; the rest are whom the errand is to), not
+    the sender, who goes on after it (使下大夫贈上介: the 公 again); not 其他如… (the rest of the
+    rite: 使大夫受于廟，其他如遭君喪)."""
+    ctx = reader.ctx
+    if event.kind not in rl.words["like"] or rl.word("rest") in text:
+        return False
+    last = ctx.last_act()
+    if last is None or paragraph_of(last[0]) != ctx.paragraph:
+        return False
+    sends = [e for pid, e in ctx.history[-4:] if pid == last[0] and e.kind in rl.words["send"]]
+    sent = sends[-1].fields.get("to", ()) if sends else ()
+    if not sent or last[1].kind in rl.words["follow"]:
+        return False  # 使人執俎從之。辟設于乏南: the sender goes on
+    event.set("agent", sent[:1], "^")
+    event.fields["_aside"] = ("1",)  # the sender goes on: 公使卿贈，如覿幣。使下大夫贈上介
+    return True
