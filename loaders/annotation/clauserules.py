@@ -6447,3 +6447,39 @@ def verbless_stance(r, subjects, rl) -> bool:
     if last is not None and last.agent and set(subjects) <= set(last.fields.get("to", ())):
         event.fields["_aside"] = ("1",)  # 南鄉爾卿。卿西面北上: those bowed to take their places
     return True
+
+
+# --- r-agent rules
+
+
+@rule("holder-named")
+def holder_named(r, tokens, i, rl):
+    """特牲 記 奉槃者東面，執匜者西面淳沃，執巾者在匜北 (注: 每事各一人); 既夕禮 記 執燭者滅燭出:
+    an act and its thing with 者 heading a clause, more following (an act, a facing), is the one
+    who just did that act to that thing, else someone the text leaves unnamed (人): the subject
+    of the rest, not the act done here (as rule unnamed-doer reads 徹者入); not a cup no one was
+    just seen to take so (有司徹 舉爵者東面答拜: one of the round)."""
+    if i or r.subjects or "action" not in tokens[i].kinds or tokens[i].of("role"):
+        return None
+    things = []
+    for token in tokens[i + 1 : i + 3]:
+        if not token.of("object") or token.of("action") or token.of("role"):
+            break
+        things.append(token.of("object"))
+    end = i + 1 + len(things)
+    if not things or not _has(_next(tokens, end, 0), rl.words["zhe"]):
+        return None
+    if not any(t.of("action") or t.of("direction") for t in tokens[end + 1 :]):
+        return None
+    kind = tokens[i].of("action")
+    recent = [e for _, e in r.ctx.history[-int(rl.word("within")) :]]
+    doers = (
+        e.agent
+        for e in reversed(recent)
+        if r.is_a(e.kind, kind) and e.agent and set(things) & set(e.fields.get("theme", ()))
+    )
+    doer = next(doers, ())
+    if not doer and set(things) & set(rl.words["cups"]):
+        return None  # 有司徹 舉爵者東面答拜: one of the round, not someone unnamed
+    r.subjects.extend(doer or (rl.word("someone"),))
+    return end + 1
