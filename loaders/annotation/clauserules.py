@@ -6483,3 +6483,20 @@ def holder_named(r, tokens, i, rl):
         return None  # 有司徹 舉爵者東面答拜: one of the round, not someone unnamed
     r.subjects.extend(doer or (rl.word("someone"),))
     return end + 1
+
+
+@rule("staff-taken")
+def staff_taken(r, subjects, rl) -> bool:
+    """既夕禮 主人拜送，復位，杖; 士喪禮 三日，成服，杖: the staff named alone, after an act of
+    its sentence, is the mourner taking up his staff again (執 the 杖), by the one carried over,
+    not a thing listed (既夕禮 燕器，杖，笠，翣), nor a kind of staff (喪服 削杖)."""
+    ctx = r.ctx
+    if r.text != rl.word("staff"):
+        return False  # 喪服 苴絰杖, 削杖: the mourning dress listed
+    last = ctx.last_act()
+    if last is None or sentence_of(last[0]) != ctx.sentence or not ctx.agent:
+        return False
+    event = r.new_event(rl.word("act"))
+    event.set("theme", (rl.word("staff"),))
+    event.set("agent", ctx.agent, "^")
+    return True
