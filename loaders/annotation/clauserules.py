@@ -6516,3 +6516,27 @@ def goes_by(r, subjects, rl) -> bool:
     event.set("agent", subjects)
     r.ctx.pending = None
     return True
+
+
+@rule("stances-listed")
+def stances_listed(r, subjects, rl) -> bool:
+    """士喪禮 衆婦人户外北面，衆兄弟堂下北面; 婦人尸西東面: a sentence whose every clause is
+    persons, a place and a facing, no act, tells where each of them is placed: 在 with the
+    persons, place and facing of each clause (as rule placed-row), not subjects left for an act
+    that never comes; not without a place (鄉射禮 上射東面，下射西面: how they face each other
+    on their way). Tried after rule verbless-stance, which reads such a clause alone."""
+    ctx = r.ctx
+    if not (subjects and r.face and r.at) or r.topic or r.before:
+        return False
+    read = [t for pid, t in ctx.texts.items() if sentence_of(pid) == ctx.sentence]
+    for text in (*read, *ctx.rest_of_sentence):
+        tokens = tokenize(text, r.lex)
+        if any(t.of("action") for t in tokens) or not any(t.of("direction") for t in tokens):
+            return False
+        placed = [t for t in tokens if t.of("role") or t.of("place")]  # 婦人尸西: 尸 a place
+        if len(placed) < 2 or not placed[0].of("role"):
+            return False  # 鄉射禮 上射東面，下射西面: facing each other on the way, no place
+    event = r.new_event(rl.word("act"))
+    event.set("agent", subjects)
+    ctx.pending = None
+    return True
