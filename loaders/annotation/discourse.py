@@ -2567,3 +2567,21 @@ def like_the_errand(reader, event, text, rl) -> bool:
     event.set("agent", sent[:1], "^")
     event.fields["_aside"] = ("1",)  # the sender goes on: 公使卿贈，如覿幣。使下大夫贈上介
     return True
+
+
+@rule("saluted-goes")
+def saluted_goes(reader, event, text, rl) -> bool:
+    """士冠禮 冠者興，賓揖之。適房，服玄端爵韠; 賓揖之，即筵坐: an act naming no one right after
+    a clause ending X揖之 (the one saluted only a pronoun, 之) is the one saluted, who goes on as
+    bidden (the 冠者), not the one who saluted him."""
+    ctx = reader.ctx
+    last, before = ctx.last_act(), ctx.clause_before()
+    if last is None or before is None or last[0] != before[0]:
+        return False
+    if last[1].kind not in rl.words["salute"] or not before[1].endswith(rl.word("salute-it")):
+        return False
+    saluted = last[1].fields.get("to", ())
+    if not saluted or set(saluted) & set(last[1].agent):
+        return False
+    event.set("agent", saluted, "^")
+    return True
