@@ -2585,3 +2585,20 @@ def saluted_goes(reader, event, text, rl) -> bool:
         return False
     event.set("agent", saluted, "^")
     return True
+
+
+@rule("unstated-alike")
+def unstated_alike(reader, event, text, rl) -> bool:
+    """特牲 几席陳于西堂，如初; 大射儀 退豐與觶，如初; 聘禮 饌于東方，亦如之: 如初 or 亦如之
+    naming no one, right after an act of its sentence that names no doer (things set out,
+    cleared, put away), is that act done as before, still by no one named: not the one carried
+    over from before it."""
+    ctx = reader.ctx
+    if event.kind not in rl.words["like"] or event.get("like") not in rl.words["before"]:
+        return False
+    last = ctx.last_act()
+    if last is None or sentence_of(last[0]) != ctx.sentence:
+        return False
+    if last[1].agent or last[1].fields.get("noagent") != ("unstated",):
+        return False
+    return _unstated(event)
