@@ -2602,3 +2602,18 @@ def unstated_alike(reader, event, text, rl) -> bool:
     if last[1].agent or last[1].fields.get("noagent") != ("unstated",):
         return False
     return _unstated(event)
+
+
+@rule("rises-early")
+def rises_early(reader, event, text, rl) -> bool:
+    """特牲 夙興，主人服如初; 士昏禮 夙興，婦沐浴; 士冠禮 夙興，設洗: rising early, the whole
+    clause, is done by those the next clause of its sentence names as its subject (implied), and
+    by no one named when it names none (things are set out): not the one carried over from the
+    day before."""
+    if text != rl.word("early") or not reader.ctx.rest_of_sentence:
+        return False
+    risers = leading_roles(tokenize(reader.ctx.rest_of_sentence[0], reader.lex))
+    if not risers:
+        return _unstated(event)
+    event.set("agent", risers, "?")
+    return True
