@@ -527,10 +527,10 @@ def setting_out_unstated(reader, event, text, rl) -> bool:
         return False  # 贊設決: the one helping lays it, carried on (rule helped-one)
     if (
         event.kind in rl.words["fills"]
-        and event.fields.get("theme")
+        and set(event.fields.get("theme", ())) & set(rl.words["cups"])
         and not event.marks.get("theme")
     ):
-        return False  # 實觶: a cup filled, one of the round, not food put into its vessel
+        return False  # 實觶: a cup filled, one of the round, not food put into its vessel (實鼎)
     taker = _took_just_before(reader, rl)
     if taker and lex.has(event.kind, "settingOut"):
         event.set("agent", taker, "^")  # 主婦不興，受，設于羊鉶之西: she sets what she received
