@@ -6733,3 +6733,96 @@ def middle_side(r, tokens, i, rl):
         return None
     r.place_here(tokens[i].text + nxt.text)
     return 2
+
+
+# --- r-agent rules
+
+
+@rule("holder-named")
+def holder_named(r, tokens, i, rl):
+    """特牲 記 奉槃者東面，執匜者西面淳沃，執巾者在匜北 (注: 每事各一人); 既夕禮 記 執燭者滅燭出:
+    an act and its thing with 者 heading a clause, more following (an act, a facing), is the one
+    who just did that act to that thing, else someone the text leaves unnamed (人): the subject
+    of the rest, not the act done here (as rule unnamed-doer reads 徹者入); not a cup no one was
+    just seen to take so (有司徹 舉爵者東面答拜: one of the round)."""
+    if i or r.subjects or "action" not in tokens[i].kinds or tokens[i].of("role"):
+        return None
+    things = []
+    for token in tokens[i + 1 : i + 3]:
+        if not token.of("object") or token.of("action") or token.of("role"):
+            break
+        things.append(token.of("object"))
+    end = i + 1 + len(things)
+    if not things or not _has(_next(tokens, end, 0), rl.words["zhe"]):
+        return None
+    if not any(t.of("action") or t.of("direction") for t in tokens[end + 1 :]):
+        return None
+    kind = tokens[i].of("action")
+    recent = [e for _, e in r.ctx.history[-int(rl.word("within")) :]]
+    doers = (
+        e.agent
+        for e in reversed(recent)
+        if r.is_a(e.kind, kind) and e.agent and set(things) & set(e.fields.get("theme", ()))
+    )
+    doer = next(doers, ())
+    if not doer and set(things) & set(rl.words["cups"]):
+        return None  # 有司徹 舉爵者東面答拜: one of the round, not someone unnamed
+    r.subjects.extend(doer or (rl.word("someone"),))
+    return end + 1
+
+
+@rule("staff-taken")
+def staff_taken(r, subjects, rl) -> bool:
+    """既夕禮 主人拜送，復位，杖; 士喪禮 三日，成服，杖: the staff named alone, after an act of
+    its sentence, is the mourner taking up his staff again (執 the 杖), by the one carried over,
+    not a thing listed (既夕禮 燕器，杖，笠，翣), nor a kind of staff (喪服 削杖)."""
+    ctx = r.ctx
+    if r.text != rl.word("staff"):
+        return False  # 喪服 苴絰杖, 削杖: the mourning dress listed
+    last = ctx.last_act()
+    if last is None or sentence_of(last[0]) != ctx.sentence or not ctx.agent:
+        return False
+    event = r.new_event(rl.word("act"))
+    event.set("theme", (rl.word("staff"),))
+    event.set("agent", ctx.agent, "^")
+    return True
+
+
+@rule("goes-by")
+def goes_by(r, subjects, rl) -> bool:
+    """既夕禮 宰由主人之北; 主婦及親者由足; 士喪禮 主人由足西: persons and 由 a place,
+    no verb, no facing, no other place, are those persons walking that way (行 via=), as rule
+    walks-by reads the one carried over (司馬…由其位南), not subjects left waiting for the next
+    act; not 燕禮 樂正由楹内東楹之東 (going to a place), nor 奠者由重南 (those who did an act)."""
+    if not subjects or r.topic or set(r.before) != {rl.word("via")} or r.face or r.upper:
+        return False
+    if r.at or not r.tokens[0].of("role"):
+        return False  # 燕禮 樂正由楹内東楹之東: going to a place; 奠者由重南: those who laid it
+    event = r.new_event(rl.word("act"))
+    event.set("agent", subjects)
+    r.ctx.pending = None
+    return True
+
+
+@rule("stances-listed")
+def stances_listed(r, subjects, rl) -> bool:
+    """士喪禮 衆婦人户外北面，衆兄弟堂下北面; 婦人尸西東面: a sentence whose every clause is
+    persons, a place and a facing, no act, tells where each of them is placed: 在 with the
+    persons, place and facing of each clause (as rule placed-row), not subjects left for an act
+    that never comes; not without a place (鄉射禮 上射東面，下射西面: how they face each other
+    on their way). Tried after rule verbless-stance, which reads such a clause alone."""
+    ctx = r.ctx
+    if not (subjects and r.face and r.at) or r.topic or r.before:
+        return False
+    read = [t for pid, t in ctx.texts.items() if sentence_of(pid) == ctx.sentence]
+    for text in (*read, *ctx.rest_of_sentence):
+        tokens = tokenize(text, r.lex)
+        if any(t.of("action") for t in tokens) or not any(t.of("direction") for t in tokens):
+            return False
+        placed = [t for t in tokens if t.of("role") or t.of("place")]  # 婦人尸西: 尸 a place
+        if len(placed) < 2 or not placed[0].of("role"):
+            return False  # 鄉射禮 上射東面，下射西面: facing each other on the way, no place
+    event = r.new_event(rl.word("act"))
+    event.set("agent", subjects)
+    ctx.pending = None
+    return True

@@ -527,10 +527,10 @@ def setting_out_unstated(reader, event, text, rl) -> bool:
         return False  # 贊設決: the one helping lays it, carried on (rule helped-one)
     if (
         event.kind in rl.words["fills"]
-        and event.fields.get("theme")
+        and set(event.fields.get("theme", ())) & set(rl.words["cups"])
         and not event.marks.get("theme")
     ):
-        return False  # 實觶: a cup filled, one of the round, not food put into its vessel
+        return False  # 實觶: a cup filled, one of the round, not food put into its vessel (實鼎)
     taker = _took_just_before(reader, rl)
     if taker and lex.has(event.kind, "settingOut"):
         event.set("agent", taker, "^")  # 主婦不興，受，設于羊鉶之西: she sets what she received
@@ -2542,3 +2542,78 @@ def _remember_event(pid: str, event: Event, lexicon: Lexicon, ctx: Context) -> N
             ctx.positive_agent = event.agent
         ctx.partners = event.fields.get("with", ())
         ctx.paragraph_has_agent = True
+
+
+# --- r-agent rules
+
+
+@rule("like-the-errand")
+def like_the_errand(reader, event, text, rl) -> bool:
+    """聘禮 公使卿贈，如覿幣; 使下大夫贈上介，亦如之; 若不親食，使大夫各以其爵朝服致之以侑幣。
+    如致饔: 如X naming no one right after one was sent (使X) on an errand, in the paragraph, is
+    how the one sent does it (the first named after 使; the rest are whom the errand is to), not
+    the sender, who goes on after it (使下大夫贈上介: the 公 again); not 其他如… (the rest of the
+    rite: 使大夫受于廟，其他如遭君喪)."""
+    ctx = reader.ctx
+    if event.kind not in rl.words["like"] or rl.word("rest") in text:
+        return False
+    last = ctx.last_act()
+    if last is None or paragraph_of(last[0]) != ctx.paragraph:
+        return False
+    sends = [e for pid, e in ctx.history[-4:] if pid == last[0] and e.kind in rl.words["send"]]
+    sent = sends[-1].fields.get("to", ()) if sends else ()
+    if not sent or last[1].kind in rl.words["follow"]:
+        return False  # 使人執俎從之。辟設于乏南: the sender goes on
+    event.set("agent", sent[:1], "^")
+    event.fields["_aside"] = ("1",)  # the sender goes on: 公使卿贈，如覿幣。使下大夫贈上介
+    return True
+
+
+@rule("saluted-goes")
+def saluted_goes(reader, event, text, rl) -> bool:
+    """士冠禮 冠者興，賓揖之。適房，服玄端爵韠; 賓揖之，即筵坐: an act naming no one right after
+    a clause ending X揖之 (the one saluted only a pronoun, 之) is the one saluted, who goes on as
+    bidden (the 冠者), not the one who saluted him."""
+    ctx = reader.ctx
+    last, before = ctx.last_act(), ctx.clause_before()
+    if last is None or before is None or last[0] != before[0]:
+        return False
+    if last[1].kind not in rl.words["salute"] or not before[1].endswith(rl.word("salute-it")):
+        return False
+    saluted = last[1].fields.get("to", ())
+    if not saluted or set(saluted) & set(last[1].agent):
+        return False
+    event.set("agent", saluted, "^")
+    return True
+
+
+@rule("unstated-alike")
+def unstated_alike(reader, event, text, rl) -> bool:
+    """特牲 几席陳于西堂，如初; 大射儀 退豐與觶，如初; 聘禮 饌于東方，亦如之: 如初 or 亦如之
+    naming no one, right after an act of its sentence that names no doer (things set out,
+    cleared, put away), is that act done as before, still by no one named: not the one carried
+    over from before it."""
+    ctx = reader.ctx
+    if event.kind not in rl.words["like"] or event.get("like") not in rl.words["before"]:
+        return False
+    last = ctx.last_act()
+    if last is None or sentence_of(last[0]) != ctx.sentence:
+        return False
+    if last[1].agent or last[1].fields.get("noagent") != ("unstated",):
+        return False
+    return _unstated(event)
+
+
+@rule("rises-early")
+def rises_early(reader, event, text, rl) -> bool:
+    """特牲 夙興，主人服如初; 士昏禮 夙興，婦沐浴; 士冠禮 夙興，設洗: rising early, the whole
+    clause, is done by those the next clause of its sentence names as its subject (implied), and
+    by no one named when it names none (things are set out): not the one carried over from the
+    day before."""
+    if text != rl.word("early") or not reader.ctx.rest_of_sentence:
+        return False
+    risers = leading_roles(tokenize(reader.ctx.rest_of_sentence[0], reader.lex))
+    if not risers:
+        return _unstated(event)
+    event.set("agent", risers, "?")
+    return True
