@@ -6788,22 +6788,6 @@ def staff_taken(r, subjects, rl) -> bool:
     return True
 
 
-@rule("goes-by")
-def goes_by(r, subjects, rl) -> bool:
-    """既夕禮 宰由主人之北; 主婦及親者由足; 士喪禮 主人由足西: persons and 由 a place,
-    no verb, no facing, no other place, are those persons walking that way (行 via=), as rule
-    walks-by reads the one carried over (司馬…由其位南), not subjects left waiting for the next
-    act; not 燕禮 樂正由楹内東楹之東 (going to a place), nor 奠者由重南 (those who did an act)."""
-    if not subjects or r.topic or set(r.before) != {rl.word("via")} or r.face or r.upper:
-        return False
-    if r.at or not r.tokens[0].of("role"):
-        return False  # 燕禮 樂正由楹内東楹之東: going to a place; 奠者由重南: those who laid it
-    event = r.new_event(rl.word("act"))
-    event.set("agent", subjects)
-    r.ctx.pending = None
-    return True
-
-
 @rule("stances-listed")
 def stances_listed(r, subjects, rl) -> bool:
     """士喪禮 衆婦人户外北面，衆兄弟堂下北面; 婦人尸西東面: a sentence whose every clause is
