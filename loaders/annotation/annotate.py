@@ -307,7 +307,7 @@ class ClauseReader:
             ):
                 return self.known_place(text + tokens[j].text + after.text), 3
         used = 1
-        facing = (rule_named("facing").word("face"), rule_named("upper").word("upper"))  # 面, 上
+        facing = (*rule_named("facing").words["face"], rule_named("upper").word("upper"))  # 面鄉上
         while (
             j < len(tokens)
             and set(tokens[j].text) <= set(word_class("compass"))
@@ -681,9 +681,9 @@ class ClauseReader:
 
 
 def faces_next(tokens: list[Token], k: int) -> bool:
-    """A compass word and 面 from ``tokens[k]`` on (北面, 西面): a facing (rule facing)."""
+    """A compass word and 面 or 鄉 from ``tokens[k]`` on (北面, 西鄉): a facing (rule facing)."""
     rest = "".join(t.text for t in tokens[k : k + 2])
-    return rest[:1] in word_class("compass") and rest[1:2] == rule_named("facing").word("face")
+    return rest[:1] in word_class("compass") and rest[1:2] in rule_named("facing").words["face"]
 
 
 def is_description(text: str) -> bool:
