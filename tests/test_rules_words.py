@@ -252,3 +252,17 @@ def test_arrangement_words_after_an_adverb_are_no_act():
     assert {"進下", "進腴", "進末", "進腠"} <= set(word_class("arrangement"))
     for text in ("體其載于俎，皆進下", "亦進下", "進腴"):
         assert format_events(annotate_text(text.split("，"))[-1]) == "—"
+
+
+@pytest.mark.parametrize(
+    ("text", "place"),
+    [("賓西階上北鄉", "西階上"), ("公當楣北鄉", "楣"), ("賓西階上北面", "西階上")],
+)
+def test_a_compass_word_before_xiang_is_a_facing_not_the_end_of_the_place(text, place):
+    """北鄉 faces north as 北面 does (rule facing: 面, 鄉): after a place, the compass word is
+    the facing, not a side of the place (西階上北, 楣北)."""
+    from yili_kg.loaders.annotation.annotate import annotate_example
+
+    record, _ = annotate_example(text)
+    (event,) = record.events
+    assert event.fields["at"] == (place,) and event.fields["face"] == ("北",)
