@@ -42,7 +42,10 @@ def test_the_dataset_holds_seventeen_rites_each_with_events(ask):
     assert slugs[3:7] == ["xiangyinjiu", "xiangshe", "yan", "dashe"]
     events = {slug: int(r["events"].value) for slug, r in zip(slugs, rows, strict=True)}
     assert all(events[s] > 500 for s in ("xiangyinjiu", "xiangshe", "yan", "dashe"))
-    assert all(n > 100 for n in events.values()), events
+    # 喪服 is a table of mourning dress, not a sequence of acts (docs/annotation.md, convention
+    # 9): its events are the few acts of the mourners (居倚廬, 歠粥, 哭); every other rite acts
+    assert all(n > 100 for s, n in events.items() if s != "sangfu"), events
+    assert 0 < events["sangfu"] < 100, events
 
 
 def test_the_ruler_is_a_role_with_labels_in_four_languages(ask):
