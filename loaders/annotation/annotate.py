@@ -786,10 +786,12 @@ def _begin_clause(pid: str, text: str, lexicon: Lexicon, ctx: Context) -> None:
         ctx.paragraph_has_agent = False
     ctx.new_sentence = sentence != ctx.sentence
     ctx.sentence = sentence
-    ids = [c.id for c in _SENTENCES.get(sentence, ())]
+    clauses = _SENTENCES.get(sentence, ())
+    ids = [c.id for c in clauses]
     ctx.ends_sentence = not ids or ids[-1] == pid
     after = ids.index(pid) + 1 if pid in ids else len(ids)
-    ctx.rest_of_sentence = tuple(c.text for c in _SENTENCES.get(sentence, ())[after:])
+    ctx.sentence_clauses = tuple(c.text for c in clauses) or (text,)
+    ctx.rest_of_sentence = ctx.sentence_clauses[after:] if pid in ids else ()
     if ctx.new_sentence:
         ctx.sentence_text = "".join(c.text for c in _SENTENCES.get(sentence, ())) or text
         ctx.next_sentence_text = _next_sentence_text(sentence)

@@ -6716,7 +6716,9 @@ def spread_laid_there(r, subjects, rl) -> bool:
             and "at" in event.fields
             and "dest" not in event.fields
         ):
-            event.set("dest", event.fields.pop("at"))
+            place, mark = event.fields["at"], event.marks.get("at", "")
+            event.unset("at")
+            event.set("dest", place, mark)
             done = True
     return done
 
@@ -6798,8 +6800,7 @@ def stances_listed(r, subjects, rl) -> bool:
     ctx = r.ctx
     if not (subjects and r.face and r.at) or r.topic or r.before:
         return False
-    read = [t for pid, t in ctx.texts.items() if sentence_of(pid) == ctx.sentence]
-    for text in (*read, *ctx.rest_of_sentence):
+    for text in ctx.sentence_clauses:
         tokens = tokenize(text, r.lex)
         if any(t.of("action") for t in tokens) or not any(t.of("direction") for t in tokens):
             return False

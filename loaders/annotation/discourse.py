@@ -43,6 +43,7 @@ class Context:
     sentence: str = ""
     ends_sentence: bool = True  # the clause being read is the last of its sentence
     rest_of_sentence: tuple[str, ...] = ()  # the texts of the clauses after it in its sentence
+    sentence_clauses: tuple[str, ...] = ()  # the texts of every clause of its sentence
     new_sentence: bool = False
     answered: tuple[str, ...] = ()  # the one answered by the last 答拜/對 (the turn goes back)
     answered_kind: str = ""  # the kind of that answer (許: a grant gives the turn back at once)
@@ -2560,7 +2561,8 @@ def like_the_errand(reader, event, text, rl) -> bool:
     last = ctx.last_act()
     if last is None or paragraph_of(last[0]) != ctx.paragraph:
         return False
-    sends = [e for pid, e in ctx.history[-4:] if pid == last[0] and e.kind in rl.words["send"]]
+    recent = ctx.history[-int(rl.word("within")) :]
+    sends = [e for pid, e in recent if pid == last[0] and e.kind in rl.words["send"]]
     sent = sends[-1].fields.get("to", ()) if sends else ()
     if not sent or last[1].kind in rl.words["follow"]:
         return False  # 使人執俎從之。辟設于乏南: the sender goes on
