@@ -9,12 +9,30 @@ from __future__ import annotations
 
 import csv
 import os
+from collections.abc import Iterator
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
 from yili_kg.loaders.built import sha256_of
 from yili_kg.loaders.errors import ChecksumError, SourceError
+
+
+def read_rows(path: Path, fields: tuple[str, ...]) -> Iterator[tuple[int, dict[str, str]]]:
+    """(line number, row) of a tab-separated table with the header ``fields`` (``#`` lines
+    are comments, blank lines skipped)."""
+    with open(path, encoding="utf-8", newline="") as handle:
+        lines = [
+            (n, line)
+            for n, line in enumerate(handle, start=1)
+            if line.strip() and not line.startswith("#")
+        ]
+    reader = csv.DictReader((line for _, line in lines), delimiter="\t", quoting=csv.QUOTE_NONE)
+    if tuple(reader.fieldnames or ()) != fields:
+        raise SourceError(path, f"header must be {' | '.join(fields)}", lines[0][0] if lines else 1)
+    for (number, _), row in zip(lines[1:], reader, strict=True):
+        yield number, row
+
 
 MANIFEST_NAME = "MANIFEST.tsv"
 MANIFEST_FIELDS = ("path", "witness", "edition", "format", "licence", "sha256")

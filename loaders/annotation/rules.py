@@ -38,11 +38,11 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
+from yili_kg.loaders.corpus import read_rows
 from yili_kg.loaders.errors import SourceError
 from yili_kg.loaders.terms.words import (  # noqa: F401 (the annotator's words, read here too)
     WORD_FIELDS,
     one_word,
-    read_rows,
     table_path,
     word_class,
     word_values,

@@ -14,12 +14,10 @@ table (:mod:`yili_kg.loaders.annotation.rules`) reads its own file with the same
 
 from __future__ import annotations
 
-import csv
-from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
 
-from yili_kg.loaders.corpus import corpus_dir
+from yili_kg.loaders.corpus import corpus_dir, read_rows
 from yili_kg.loaders.errors import SourceError
 
 WORD_FIELDS = ("word", "class", "value", "note")
@@ -28,22 +26,6 @@ WORD_FIELDS = ("word", "class", "value", "note")
 def table_path(name: str) -> Path:
     """``corpus/annotation-<name>.tsv``."""
     return corpus_dir() / f"annotation-{name}.tsv"
-
-
-def read_rows(path: Path, fields: tuple[str, ...]) -> Iterator[tuple[int, dict[str, str]]]:
-    """(line number, row) of a tab-separated table with the header ``fields`` (``#`` lines
-    are comments, blank lines skipped)."""
-    with open(path, encoding="utf-8", newline="") as handle:
-        lines = [
-            (n, line)
-            for n, line in enumerate(handle, start=1)
-            if line.strip() and not line.startswith("#")
-        ]
-    reader = csv.DictReader((line for _, line in lines), delimiter="\t", quoting=csv.QUOTE_NONE)
-    if tuple(reader.fieldnames or ()) != fields:
-        raise SourceError(path, f"header must be {' | '.join(fields)}", lines[0][0] if lines else 1)
-    for (number, _), row in zip(lines[1:], reader, strict=True):
-        yield number, row
 
 
 @cache

@@ -28,9 +28,8 @@ from functools import cache
 
 from rapidfuzz.distance import Levenshtein
 
-from yili_kg.loaders.corpus import corpus_dir, witness_path
+from yili_kg.loaders.corpus import corpus_dir, read_rows, witness_path
 from yili_kg.loaders.errors import SourceError
-from yili_kg.loaders.terms.words import read_rows
 from yili_kg.loaders.text.ritetable import rite_info
 from yili_kg.loaders.variants import PUNCTUATION, fold
 from yili_kg.loaders.witnesses.kanripo import jing_segments, rite_rows

@@ -30,9 +30,8 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-from yili_kg.loaders.corpus import corpus_dir, witness_path
+from yili_kg.loaders.corpus import corpus_dir, read_rows, witness_path
 from yili_kg.loaders.errors import SourceError
-from yili_kg.loaders.terms.words import read_rows
 from yili_kg.loaders.text.breaks import cut, project
 
 FILE_NAME = "zhuan-breaks.tsv"

@@ -17,11 +17,12 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-from yili_kg.loaders.corpus import corpus_dir, witness_path
+from yili_kg.loaders.corpus import corpus_dir, read_rows, witness_path
 from yili_kg.loaders.errors import SourceError
 from yili_kg.loaders.witnesses.mandoku import sbck_rows, zhushu_rows
 
 GAIJI_TABLE = "kanripo-gaiji.tsv"
+GAIJI_FIELDS = ("entity", "reading", "where", "evidence")
 _ENTITY = re.compile(r"&(KR\d{4});")
 LOST = "〓"  # the traditional mark for an unreadable character
 
@@ -31,16 +32,11 @@ def gaiji() -> dict[str, str]:
     """The readings of the Kanripo glyph entities, ``corpus/kanripo-gaiji.tsv`` (each with its
     evidence there): entity number → one character, 〓 where it is unresolved."""
     path = corpus_dir() / GAIJI_TABLE
-    try:
-        with open(path, encoding="utf-8", newline="") as handle:
-            lines = [line for line in handle if not line.startswith("#")]
-    except OSError as error:
-        raise SourceError(path, f"cannot read: {error.strerror}") from error
     readings: dict[str, str] = {}
-    for n, row in enumerate(csv.DictReader(lines, delimiter="\t", quoting=csv.QUOTE_NONE), 2):
-        entity, reading = row.get("entity") or "", row.get("reading") or ""
+    for line, row in read_rows(path, GAIJI_FIELDS):
+        entity, reading = row["entity"], row["reading"]
         if not re.fullmatch(r"KR\d{4}", entity) or len(reading) != 1 or entity in readings:
-            raise SourceError(path, f"row {n}: need a new entity KRnnnn and one character")
+            raise SourceError(path, "need a new entity KRnnnn and one character", line)
         readings[entity] = reading
     return readings
 
