@@ -164,6 +164,8 @@ def test_the_one_gone_out_to_meet_is_the_recipient_not_a_place():
     # it stays where it was (少牢饋食禮 主人出迎鼎)
     read = [format_events(e) for e in annotate_text(["主人出迎尸"])]
     assert read[0] == "出迎 agent=主人 to=尸"
+    thing = [format_events(e) for e in annotate_text(["主人出迎鼎"])]
+    assert thing[0] == "出迎 agent=主人 dest=鼎"  # the tripod met where it is brought, no recipient
 
 
 def test_a_bow_just_before_receiving_the_cup_is_to_the_one_who_gives_it():
