@@ -65,16 +65,11 @@ def read_manifest(root: Path | None = None) -> dict[str, ManifestEntry]:
     if not path.exists():
         raise SourceError(path, "the corpus manifest is missing")
     entries: dict[str, ManifestEntry] = {}
-    with open(path, encoding="utf-8", newline="") as handle:
-        rows = (line for line in handle if not line.startswith("#"))
-        reader = csv.DictReader(rows, delimiter="\t")
-        if tuple(reader.fieldnames or ()) != MANIFEST_FIELDS:
-            raise SourceError(path, f"header must be {'	'.join(MANIFEST_FIELDS)!r}", 1)
-        for row in reader:
-            entry = ManifestEntry(**{k: row[k] for k in MANIFEST_FIELDS})
-            if entry.witness in entries:
-                raise SourceError(path, f"witness {entry.witness!r} listed twice")
-            entries[entry.witness] = entry
+    for number, row in read_rows(path, MANIFEST_FIELDS):
+        entry = ManifestEntry(**{k: row[k] for k in MANIFEST_FIELDS})
+        if entry.witness in entries:
+            raise SourceError(path, f"witness {entry.witness!r} listed twice", number)
+        entries[entry.witness] = entry
     return entries
 
 

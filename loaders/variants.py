@@ -15,14 +15,15 @@ True
 
 from __future__ import annotations
 
-import csv
 from functools import cache
 from pathlib import Path
 
 import opencc
 
-from yili_kg.loaders.corpus import corpus_dir
+from yili_kg.loaders.corpus import corpus_dir, read_rows
 from yili_kg.loaders.errors import SourceError
+
+FIELDS = ("variant", "base", "note")
 
 #: Punctuation of the base text (and the pinyin witness): not characters of the classic.
 PUNCTUATION = frozenset("，。；：、「」『』《》〈〉！？·（）()…—,.;:!?\"'“”‘’ \u3000\t\n\r\xa0")
@@ -32,9 +33,7 @@ PUNCTUATION = frozenset("，。；：、「」『』《》〈〉！？·（）()
 def _table(path: Path | None = None) -> dict[str, str]:
     path = path or corpus_dir() / "variants.tsv"
     table: dict[str, str] = {}
-    with open(path, encoding="utf-8", newline="") as handle:
-        rows = [line for line in handle if not line.startswith("#")]
-    for number, row in enumerate(csv.DictReader(rows, delimiter="\t"), start=2):
+    for number, row in read_rows(path, FIELDS):
         variant, base = row["variant"], row["base"]
         if len(variant) != 1 or len(base) != 1:
             raise SourceError(path, f"variant and base must be one character each: {row}", number)

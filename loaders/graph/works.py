@@ -41,7 +41,6 @@ than the characters read (孟子's 公孫丑) is never met.
 
 from __future__ import annotations
 
-import csv
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -50,7 +49,7 @@ from pathlib import Path
 from types import SimpleNamespace
 
 from yili_kg.loaders.annotation.rules import table_path, word_class, word_values
-from yili_kg.loaders.corpus import corpus_dir
+from yili_kg.loaders.corpus import corpus_dir, read_rows
 from yili_kg.loaders.errors import SourceError
 from yili_kg.loaders.variants import fold
 
@@ -122,24 +121,13 @@ def _read(path: Path) -> dict[str, Work]:
     """The works of ``path`` (:func:`read_works`), read once per path."""
     works: dict[str, Work] = {}
     owner: dict[str, str] = {}  # folded name → the id of the work it names
-    for number, row in _rows(path):
+    for number, row in read_rows(path, FIELDS):
         work = _work(path, number, row, works, owner)
         works[work.id] = work
     for work in works.values():
         if work.part_of and work.part_of not in works:
             raise SourceError(path, f"{work.id}: part_of {work.part_of!r} is not a work id")
     return works
-
-
-def _rows(path: Path) -> Iterable[tuple[int, dict[str, str]]]:
-    """The (line number, row) of the file's data rows, comments left out, header checked."""
-    with open(path, encoding="utf-8", newline="") as handle:
-        lines = [(n, line) for n, line in enumerate(handle, 1) if not line.startswith("#")]
-    numbers = [n for n, _ in lines]
-    reader = csv.DictReader([line for _, line in lines], delimiter="\t", quoting=csv.QUOTE_NONE)
-    if tuple(reader.fieldnames or ()) != FIELDS:
-        raise SourceError(path, f"header must be {' '.join(FIELDS)}", numbers[0] if numbers else 1)
-    return zip(numbers[1:], reader, strict=False)
 
 
 def _work(

@@ -25,7 +25,6 @@ The classes' labels are the words the annotator names them by (``yl:Speech`` is 
 
 from __future__ import annotations
 
-import csv
 from dataclasses import dataclass, field, replace
 from functools import cache
 
@@ -34,7 +33,7 @@ from rdflib.namespace import SKOS
 from rdflib.term import Node
 
 from yili_kg.loaders.build import locate
-from yili_kg.loaders.corpus import corpus_dir
+from yili_kg.loaders.corpus import corpus_dir, read_rows
 from yili_kg.loaders.errors import SourceError
 from yili_kg.loaders.iris import YL
 from yili_kg.loaders.terms.ontology import parse_modules
@@ -263,6 +262,9 @@ def default_lexicon() -> Lexicon:
 NO_TERM = "-"  # rite-senses.tsv: a label "-" reads the form as no term at all in that rite
 
 
+SENSE_FIELDS = ("rite", "form", "category", "label", "example", "note")
+
+
 @dataclass(frozen=True)
 class Sense:
     """In ``rite`` (``*``: every rite without its own row) ``form`` is read only as the term
@@ -280,10 +282,8 @@ def rite_senses() -> tuple[Sense, ...]:
     """The rows of ``corpus/rite-senses.tsv``."""
 
     path = corpus_dir() / "rite-senses.tsv"
-    with open(path, encoding="utf-8", newline="") as handle:
-        lines = [line for line in handle if not line.startswith("#")]
     senses = []
-    for number, row in enumerate(csv.DictReader(lines, delimiter="\t"), start=2):
+    for number, row in read_rows(path, SENSE_FIELDS):
         if row["category"] not in CATEGORIES:
             raise SourceError(path, f"unknown category {row['category']!r}", number)
         senses.append(

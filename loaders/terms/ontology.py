@@ -9,7 +9,6 @@ written by hand in the Turtle (for readings that depend on the rite: 說 tuō in
 
 from __future__ import annotations
 
-import csv
 from functools import cache
 
 import opencc
@@ -18,7 +17,7 @@ from pypinyin import pinyin as to_pinyin
 from rdflib import RDFS, Graph, Literal
 from rdflib.namespace import SKOS
 
-from yili_kg.loaders.corpus import corpus_dir, ontology_files
+from yili_kg.loaders.corpus import corpus_dir, ontology_files, read_rows
 from yili_kg.loaders.errors import SourceError
 from yili_kg.loaders.iris import YL
 from yili_kg.loaders.witnesses.pinyin import reading_of
@@ -41,15 +40,16 @@ def simplified(text: str) -> str:
     return _t2s().convert(text)
 
 
+READING_FIELDS = ("word", "pinyin", "note")
+
+
 @cache
 def _load_readings() -> None:
     """Teach pypinyin the rite's readings (``corpus/readings.tsv``), once."""
 
     path = corpus_dir() / "readings.tsv"
-    with open(path, encoding="utf-8", newline="") as handle:
-        rows = [line for line in handle if not line.startswith("#")]
     phrases, singles = {}, {}
-    for number, row in enumerate(csv.DictReader(rows, delimiter="\t"), start=2):
+    for number, row in read_rows(path, READING_FIELDS):
         syllables = row["pinyin"].split()
         if len(syllables) != len(row["word"]):
             raise SourceError(path, f"{row['word']}: one syllable a character", number)

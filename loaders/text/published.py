@@ -27,7 +27,6 @@ and the service redirects it to the one holding its first character.
 
 from __future__ import annotations
 
-import csv
 import sys
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterable
@@ -38,11 +37,14 @@ from pathlib import Path
 
 from rapidfuzz.distance import Levenshtein
 
-from yili_kg.loaders.corpus import corpus_dir
+from yili_kg.loaders.corpus import corpus_dir, read_rows
 from yili_kg.loaders.errors import SourceError
 
 #: the passages whose ids are kept (a paragraph is a 經 segment: jing/52)
 LEVELS = ("paragraph", "sentence", "clause")
+
+
+FIELDS = ("rite", "level", "id", "start", "end", "witness_text")
 
 
 @dataclass(frozen=True)
@@ -75,12 +77,8 @@ class Retired:
 def published_passages(path: Path | None = None) -> dict[str, tuple[Published, ...]]:
     """The published sentences and clauses, by rite (``corpus/published-passages.tsv``)."""
     path = path or corpus_dir() / "published-passages.tsv"
-    with open(path, encoding="utf-8", newline="") as handle:
-        rows = [line for line in handle if not line.startswith("#")]
     by_rite: dict[str, list[Published]] = {}
-    for number, row in enumerate(
-        csv.DictReader(rows, delimiter="\t", quoting=csv.QUOTE_NONE), start=2
-    ):
+    for number, row in read_rows(path, FIELDS):
         try:
             start, end = int(row["start"]), int(row["end"])
         except (TypeError, ValueError) as exc:

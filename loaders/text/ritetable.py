@@ -7,11 +7,10 @@ it and the witnesses its text layer reads. Adding a rite is a row here and its f
 
 from __future__ import annotations
 
-import csv
 from dataclasses import dataclass
 from functools import cache
 
-from yili_kg.loaders.corpus import corpus_dir
+from yili_kg.loaders.corpus import corpus_dir, read_rows
 from yili_kg.loaders.errors import SourceError
 
 TABLE = "rites.tsv"
@@ -38,18 +37,14 @@ def read_rites() -> dict[str, RiteInfo]:
     """Every rite of the table, in chapter order, keyed by slug."""
     path = corpus_dir() / TABLE
     try:
-        with open(path, encoding="utf-8", newline="") as handle:
-            lines = [line for line in handle if not line.startswith("#")]
+        rows = list(read_rows(path, FIELDS))
     except OSError as error:
         raise SourceError(path, f"cannot read the table of rites: {error.strerror}") from error
-    reader = csv.DictReader(lines, delimiter="\t", quoting=csv.QUOTE_NONE)
-    if tuple(reader.fieldnames or ()) != FIELDS:
-        raise SourceError(path, f"header must be {' '.join(FIELDS)}")
     rites: dict[str, RiteInfo] = {}
-    for row in reader:
+    for number, row in rows:
         slug = row["slug"]
         if slug in rites:
-            raise SourceError(path, f"rite {slug!r} listed twice")
+            raise SourceError(path, f"rite {slug!r} listed twice", number)
         try:
             rites[slug] = RiteInfo(
                 slug,
@@ -63,7 +58,7 @@ def read_rites() -> dict[str, RiteInfo]:
                 tuple(w for w in row["witnesses"].split(",") if w),
             )
         except (TypeError, ValueError) as error:
-            raise SourceError(path, f"rite {slug!r}: {error}") from error
+            raise SourceError(path, f"rite {slug!r}: {error}", number) from error
     return dict(sorted(rites.items(), key=lambda item: item[1].chapter))
 
 

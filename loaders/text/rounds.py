@@ -7,22 +7,20 @@ refuses a row whose name is not the phase's.
 
 from __future__ import annotations
 
-import csv
 from pathlib import Path
 
-from yili_kg.loaders.corpus import corpus_dir
+from yili_kg.loaders.corpus import corpus_dir, read_rows
 from yili_kg.loaders.errors import SourceError
 
 FILE_NAME = "archery-rounds.tsv"
+FIELDS = ("rite", "phase", "round", "name")
 
 
 def read_rounds(path: Path | None = None) -> dict[str, dict[int, tuple[int, str]]]:  # 三番射
     """rite slug → phase index → (round, phase name), as the file lists them."""
     path = path or corpus_dir() / FILE_NAME
     rounds: dict[str, dict[int, tuple[int, str]]] = {}
-    with open(path, encoding="utf-8", newline="") as handle:
-        lines = [line for line in handle if not line.startswith("#")]
-    for line, row in enumerate(csv.DictReader(lines, delimiter="\t"), start=2):
+    for line, row in read_rows(path, FIELDS):
         try:
             phase, number = int(row["phase"]), int(row["round"])
         except (TypeError, ValueError):

@@ -21,7 +21,6 @@ The result is the rows of :class:`kanripo.Row`: ``row type segment page text`` i
 
 from __future__ import annotations
 
-import csv
 import re
 from dataclasses import dataclass, field
 from functools import cache
@@ -29,11 +28,12 @@ from pathlib import Path
 
 from rapidfuzz.distance import Levenshtein
 
-from yili_kg.loaders.corpus import corpus_dir
+from yili_kg.loaders.corpus import corpus_dir, read_rows
 from yili_kg.loaders.errors import SourceError
 from yili_kg.loaders.variants import fold
 
 RAW_DIR = "kanripo-raw"
+CORRECTION_FIELDS = ("text", "juan", "page", "action", "before", "after", "evidence")
 CORRECTIONS = "kanripo-corrections.tsv"
 
 _PAGE = re.compile(r"<pb:([^>]+)>")
@@ -140,13 +140,10 @@ class Correction:
 @cache
 def corrections() -> tuple[Correction, ...]:
     path = corpus_dir() / CORRECTIONS
-    with open(path, encoding="utf-8", newline="") as handle:
-        lines = [line for line in handle if not line.startswith("#")]
-    rows = list(csv.DictReader(lines, delimiter="\t", quoting=csv.QUOTE_NONE))
     out = []
-    for n, r in enumerate(rows, start=2):
+    for n, r in read_rows(path, CORRECTION_FIELDS):
         if r["action"] not in ("zhu-end", "not-marker", "as-zhu", "as-shu", "replace"):
-            raise SourceError(path, f"row {n}: unknown action {r['action']!r}")
+            raise SourceError(path, f"unknown action {r['action']!r}", n)
         out.append(
             Correction(
                 r["text"],

@@ -15,14 +15,13 @@ simplified forms and conversion slips corrected by ``corpus/corrections.tsv``).
 
 from __future__ import annotations
 
-import csv
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
-from yili_kg.loaders.corpus import corpus_dir, witness_path
+from yili_kg.loaders.corpus import corpus_dir, read_rows, witness_path
 from yili_kg.loaders.errors import SourceError
 
 BASE_WITNESS = "xiangshe-base"
@@ -73,13 +72,14 @@ class Passage:
         return tuple(int(part) for part in edition_id(self.id).split("/")[1].split("."))
 
 
+CORRECTION_FIELDS = ("form", "reading", "context", "note")
+
+
 @cache
 def _corrections(path: Path | None = None) -> tuple[tuple[str, str, str], ...]:
     path = path or corpus_dir() / "corrections.tsv"
-    with open(path, encoding="utf-8", newline="") as handle:
-        rows = [line for line in handle if not line.startswith("#")]
     out = []
-    for number, row in enumerate(csv.DictReader(rows, delimiter="\t"), start=2):
+    for number, row in read_rows(path, CORRECTION_FIELDS):
         form, reading, context = row["form"], row["reading"], row["context"] or ""
         if len(form) != 1 or len(reading) != 1 or (context and form not in context):
             raise SourceError(path, f"bad correction {row}", number)
