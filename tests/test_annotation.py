@@ -7,7 +7,13 @@ from rdflib import URIRef
 
 from yili_kg.loaders.annotation.annotate import annotate_text
 from yili_kg.loaders.annotation.annotations import format_events
-from yili_kg.loaders.annotation.review import compose, review_layer, review_status
+from yili_kg.loaders.annotation.review import (
+    annotation_dir,
+    compose,
+    phase_file,
+    review_layer,
+    review_status,
+)
 from yili_kg.loaders.iris import term
 from yili_kg.loaders.terms.lexicon import default_lexicon
 
@@ -858,3 +864,14 @@ def test_every_record_of_a_reviewed_layer_names_terms_the_graph_takes(rite):
     text, lexicon = review_layer(rite)
     records, _ = compose(text, lexicon, rite)
     assert [(r.id, why) for r, why in refused_terms(records, lexicon)] == []
+
+
+@pytest.mark.parametrize("rite", sorted(review_status()))
+def test_every_phase_has_its_file_under_its_name(rite):
+    """A phase's records are in NN-<name>.tsv, the name the text layer gives the phase (the 疏's
+    topic, else its first clause): a file under another name would be left beside a new one by
+    ``yili-kg annotate --write`` (喪服 62 was named by a 總 of the 疏's argument, not a topic)."""
+    text, _ = review_layer(rite)
+    folder = annotation_dir(rite)
+    expected = {phase_file(rite, p.index, p.name).name for p in text.phases}
+    assert {p.name for p in folder.glob("*.tsv")} == expected

@@ -85,12 +85,18 @@ _TOPIC = re.compile(
 )
 
 
+#: the longest X of 自此至X論Y: the last words of the section, a clause of the 經 (the 疏 quotes
+#: one of up to eight characters); a longer X is a 論 / 總 further on, in the 疏's own argument
+#: (喪服 …在大功故於此總見之: 'shows them all together here', no topic)
+_LAST_WORDS = 12
+
+
 def _section_name(rows, segments: tuple[int, ...], first_clause: str) -> str:
     """The 疏's own words for the section (自此至X論Y: Y), else the first clause."""
     for row in rows:
         if row.kind == "疏" and row.segment in segments:
             match = _TOPIC.match(row.text)
-            if match and len(match.group(3)) <= 24:
+            if match and len(match.group(1)) <= _LAST_WORDS and len(match.group(3)) <= 24:
                 return read_as_base(match.group(3))
     return first_clause
 
