@@ -796,7 +796,8 @@ def test_in_pin_the_envoy_delivers_the_message_and_bows_to_the_host_ruler(store)
 
 def test_sangfu_is_read_as_a_table_of_mourning_not_as_acts_of_its_words(store):
     # 喪服 (docs/annotation.md, convention 9): 傳曰 and its questions are no speech of a 能者,
-    # 至尊 no act 及; the acts it states are few (大夫弔于命婦; the 傳's reasons, 以時接見乎天子, none)
+    # 至尊 no act 及; the acts it states are few (大夫弔于命婦; the 傳's reasons,
+    # 以時接見乎天子, none)
     rows = _rows(store, "interactions", kind="行事", rite="喪服")
     assert rows and len(rows) < 10, rows
     assert not {row["agent"] for row in rows} & {"能者", "君", "母"}, rows
