@@ -1603,8 +1603,10 @@ def attendants_joined(r, tokens, i, rl):
     words = [t.text for t in tokens[i + 1 : i + 3]]
     if tokens[i].text not in rl.words["and"] or "".join(words) != rl.word("attendants"):
         return None
-    if r.events or not any(t.of("action") for t in tokens[i + 3 :]):
+    if not any(t.of("action") for t in tokens[i + 3 :]):
         return None
+    if r.events:
+        return _attendants_sent(r, tokens, i, rl)
     if not i and not r.subjects:
         r.subjects = list(r.ctx.agent)
     if not r.subjects:
@@ -6811,3 +6813,33 @@ def stances_listed(r, subjects, rl) -> bool:
     event.set("agent", subjects)
     ctx.pending = None
     return True
+
+
+# --- r-agent5 rules
+
+
+@rule("sent-written")
+def sent_written(r, tokens, i, rl):
+    """特牲饋食禮 宗人遣佐食及執事盥; 少牢饋食禮 宗人遣賓就主人: 遣 (no term) between the
+    subject and a person is sending him, the act 使 (遣 the written form: 注 既夕禮 遣猶送也),
+    the person the one sent; not 遣 after an act (既夕禮 書遣於策, 讀遣: the list of what is
+    sent to the grave, a thing)."""
+    nxt = _next(tokens, i)
+    if tokens[i].text != rl.word("written") or tokens[i].kinds or r.events or not r.subjects:
+        return None
+    if nxt is None or not nxt.of("role"):
+        return None
+    r.verb(rl.word("act"), tokens, i)
+    return 1
+
+
+def _attendants_sent(r, tokens, i, rl):
+    """特牲饋食禮 宗人遣佐食及執事盥: 及執事 right after the person sent (使X, 遣X) is one more
+    sent, the attendants (rule attendants-joined), not the acts 及 and 執 of the one sent."""
+    sent = r.events[-1]
+    if sent.kind not in rl.words["send"] or not (i and tokens[i - 1].of("role")):
+        return None
+    if not sent.get("to"):
+        return None
+    sent.set("to", (*sent.fields["to"], rl.word("role")))
+    return 3
