@@ -6843,3 +6843,29 @@ def _attendants_sent(r, tokens, i, rl):
         return None
     sent.set("to", (*sent.fields["to"], rl.word("role")))
     return 3
+
+
+@rule("sent-home")
+def sent_home(r, tokens, i, rl):
+    """聘禮 君使卿韋弁，歸饔餼五牢; 宰夫始歸乘禽; 有司徹 司士歸尸侑之俎, 歸之 / 聘禮 使者歸: 歸
+    (no term) before what is sent (a thing,
+    之) is sending it to one's lodging, the act 致 (注 覲禮: 王或不親，以其禮幣致之); a person's 歸
+    ending the clause is his going home, 行; read only where the doer is named or in the sentence;
+    not with 于, nor 歸 intended or asked for (客將歸, 賓請歸), a time (卒窆而歸, 歸大禮之日), nor
+    in a rule (凡使者歸)."""
+    token, nxt, text = tokens[i], _next(tokens, i), r.ctx.clause_text
+    if token.text != rl.word("home") or token.kinds or text.startswith(rl.word("generic")):
+        return None
+    if r.ctx.sentence.startswith(rl.word("commentary")):
+        return None  # 喪服 傳 有餘則歸之宗: given back to the lineage, not sent to a lodging
+    if (i and tokens[i - 1].text in rl.words["not-after"]) or text.endswith(rl.word("day")):
+        return None
+    if rl.word("yu") in text or not (r.subjects or r.events or not r.ctx.new_sentence):
+        return None  # (歸賓俎 opening a sentence: sent by one the text leaves unnamed)
+    if nxt is None and r.subjects:
+        r.verb(rl.word("go"), tokens, i)
+    elif nxt is not None and (nxt.of("object") or nxt.of("role") or nxt.text in rl.words["sent"]):
+        r.verb(rl.word("send"), tokens, i)
+    else:
+        return None
+    return 1

@@ -2635,7 +2635,8 @@ def rises_early(reader, event, text, rl) -> bool:
 @rule("errand-goes-on")
 def errand_goes_on(reader, event, text, rl) -> bool:
     """聘禮 君使士請事，遂以入竟; 君使下大夫請行，反; 君使卿皮弁，還玉于館; 記 使大夫受，自下聽命;
-    特牲 宗人遣佐食及執事盥，出; 少牢 宗人遣賓就主人，皆盥于洗: an act naming no one in the
+    特牲 宗人遣佐食及執事盥，出; 少牢 宗人遣賓就主人，皆盥于洗; 聘禮 君使卿韋弁，歸饔餼五牢 (the
+    errand told in the next clause): an act naming no one in the
     same sentence right after one was sent (使X, 遣X) and did the errand is the one sent going on
     with it (those who did it), not the sender; not after 使人執俎從之 (the sender goes
     on, the one sent follows him), nor 其他… (the rest of the rite), nor in the next sentence
@@ -2647,7 +2648,14 @@ def errand_goes_on(reader, event, text, rl) -> bool:
     if last is None or sentence_of(last[0]) != ctx.sentence:
         return False
     doers = last[1].agent
-    if not doers or not set(doers) <= set(_sent_on_errand(ctx, last, rl)):
+    if last[1].kind in rl.words["send"] and last[1].agent:
+        told = tokenize(ctx.texts.get(last[0], ""), reader.lex)
+        if not told or told[-1].of("role"):
+            return False  # 皆使能，不宿戒; 必使異姓，不使賤者: a choice of whom, no errand
+        doers = last[1].fields.get("to", ())  # 君使卿韋弁，歸饔餼五牢: the errand is told next
+    elif not doers or not set(doers) <= set(_sent_on_errand(ctx, last, rl)):
+        return False
+    if not doers:
         return False
     event.set("agent", doers, "^")
     return True
