@@ -6869,3 +6869,28 @@ def sent_home(r, tokens, i, rl):
     else:
         return None
     return 1
+
+
+@rule("handed-back")
+def handed_back(r, subjects, rl) -> bool:
+    """士喪禮 筮人執卦以示命筮者。命筮者受視，反之; 士虞禮 記 佐食授嚌。尸受，振祭，嚌，反之:
+    反之, the whole clause, right after the one carried over received a thing (受) that another
+    handed or showed him (授, 示) and looked at or tasted it, is his handing it back (授) to that
+    one (implied), not a clause of no act."""
+    ctx = r.ctx
+    if subjects or r.text != rl.word("back") + rl.word("it") or not ctx.agent:
+        return False
+    recent = ctx.history[-int(rl.word("within")) :]
+    took = [k for k, (_, e) in enumerate(recent) if e.kind in rl.words["receive"]]
+    if not took or not took[-1] or set(recent[took[-1]][1].agent) != set(ctx.agent):
+        return False
+    received = recent[took[-1]][1]
+    givers = [e.agent for _, e in recent[: took[-1]] if e.kind in rl.words["hands"] and e.agent]
+    if not givers or set(givers[-1]) & set(ctx.agent):
+        return False  # 宗人受卜人龜，示高。莅卜受視: read as the 宗人 again, from no one
+    event = r.new_event(rl.word("act"))
+    event.set("agent", ctx.agent, "^")
+    event.set("to", givers[-1], "?")  # the one who handed or showed it to him
+    if received.get("theme") and received.marks.get("theme") != "?":
+        event.set("theme", received.fields["theme"])
+    return True
