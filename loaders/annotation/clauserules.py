@@ -1603,8 +1603,10 @@ def attendants_joined(r, tokens, i, rl):
     words = [t.text for t in tokens[i + 1 : i + 3]]
     if tokens[i].text not in rl.words["and"] or "".join(words) != rl.word("attendants"):
         return None
-    if r.events or not any(t.of("action") for t in tokens[i + 3 :]):
+    if not any(t.of("action") for t in tokens[i + 3 :]):
         return None
+    if r.events:
+        return _attendants_sent(r, tokens, i, rl)
     if not i and not r.subjects:
         r.subjects = list(r.ctx.agent)
     if not r.subjects:
@@ -6810,4 +6812,85 @@ def stances_listed(r, subjects, rl) -> bool:
     event = r.new_event(rl.word("act"))
     event.set("agent", subjects)
     ctx.pending = None
+    return True
+
+
+# --- r-agent5 rules
+
+
+@rule("sent-written")
+def sent_written(r, tokens, i, rl):
+    """特牲饋食禮 宗人遣佐食及執事盥; 少牢饋食禮 宗人遣賓就主人: 遣 (no term) between the
+    subject and a person is sending him, the act 使 (遣 the written form: 注 既夕禮 遣猶送也),
+    the person the one sent; not 遣 after an act (既夕禮 書遣於策, 讀遣: the list of what is
+    sent to the grave, a thing)."""
+    nxt = _next(tokens, i)
+    if tokens[i].text != rl.word("written") or tokens[i].kinds or r.events or not r.subjects:
+        return None
+    if nxt is None or not nxt.of("role"):
+        return None
+    r.verb(rl.word("act"), tokens, i)
+    return 1
+
+
+def _attendants_sent(r, tokens, i, rl):
+    """特牲饋食禮 宗人遣佐食及執事盥: 及執事 right after the person sent (使X, 遣X) is one more
+    sent, the attendants (rule attendants-joined), not the acts 及 and 執 of the one sent."""
+    sent = r.events[-1]
+    if sent.kind not in rl.words["send"] or not (i and tokens[i - 1].of("role")):
+        return None
+    if not sent.get("to"):
+        return None
+    sent.set("to", (*sent.fields["to"], rl.word("role")))
+    return 3
+
+
+@rule("sent-home")
+def sent_home(r, tokens, i, rl):
+    """聘禮 君使卿韋弁，歸饔餼五牢; 宰夫始歸乘禽; 有司徹 司士歸尸侑之俎, 歸之 / 聘禮 使者歸: 歸
+    (no term) before what is sent (a thing,
+    之) is sending it to one's lodging, the act 致 (注 覲禮: 王或不親，以其禮幣致之); a person's 歸
+    ending the clause is his going home, 行; read only where the doer is named or in the sentence;
+    not with 于, nor 歸 intended or asked for (客將歸, 賓請歸), a time (卒窆而歸, 歸大禮之日), nor
+    in a rule (凡使者歸)."""
+    token, nxt, text = tokens[i], _next(tokens, i), r.ctx.clause_text
+    if token.text != rl.word("home") or token.kinds or text.startswith(rl.word("generic")):
+        return None
+    if r.ctx.sentence.startswith(rl.word("commentary")):
+        return None  # 喪服 傳 有餘則歸之宗: given back to the lineage, not sent to a lodging
+    if (i and tokens[i - 1].text in rl.words["not-after"]) or text.endswith(rl.word("day")):
+        return None
+    if rl.word("yu") in text or not (r.subjects or r.events or not r.ctx.new_sentence):
+        return None  # (歸賓俎 opening a sentence: sent by one the text leaves unnamed)
+    if nxt is None and r.subjects:
+        r.verb(rl.word("go"), tokens, i)
+    elif nxt is not None and (nxt.of("object") or nxt.of("role") or nxt.text in rl.words["sent"]):
+        r.verb(rl.word("send"), tokens, i)
+    else:
+        return None
+    return 1
+
+
+@rule("handed-back")
+def handed_back(r, subjects, rl) -> bool:
+    """士喪禮 筮人執卦以示命筮者。命筮者受視，反之; 士虞禮 記 佐食授嚌。尸受，振祭，嚌，反之:
+    反之, the whole clause, right after the one carried over received a thing (受) that another
+    handed or showed him (授, 示) and looked at or tasted it, is his handing it back (授) to that
+    one (implied), not a clause of no act."""
+    ctx = r.ctx
+    if subjects or r.text != rl.word("back") + rl.word("it") or not ctx.agent:
+        return False
+    recent = ctx.history[-int(rl.word("within")) :]
+    took = [k for k, (_, e) in enumerate(recent) if e.kind in rl.words["receive"]]
+    if not took or not took[-1] or set(recent[took[-1]][1].agent) != set(ctx.agent):
+        return False
+    received = recent[took[-1]][1]
+    givers = [e.agent for _, e in recent[: took[-1]] if e.kind in rl.words["hands"] and e.agent]
+    if not givers or set(givers[-1]) & set(ctx.agent):
+        return False  # 宗人受卜人龜，示高。莅卜受視: read as the 宗人 again, from no one
+    event = r.new_event(rl.word("act"))
+    event.set("agent", ctx.agent, "^")
+    event.set("to", givers[-1], "?")  # the one who handed or showed it to him
+    if received.get("theme") and received.marks.get("theme") != "?":
+        event.set("theme", received.fields["theme"])
     return True

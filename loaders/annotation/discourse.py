@@ -2561,14 +2561,22 @@ def like_the_errand(reader, event, text, rl) -> bool:
     last = ctx.last_act()
     if last is None or paragraph_of(last[0]) != ctx.paragraph:
         return False
-    recent = ctx.history[-int(rl.word("within")) :]
-    sends = [e for pid, e in recent if pid == last[0] and e.kind in rl.words["send"]]
-    sent = sends[-1].fields.get("to", ()) if sends else ()
-    if not sent or last[1].kind in rl.words["follow"]:
-        return False  # 使人執俎從之。辟設于乏南: the sender goes on
+    sent = _sent_on_errand(ctx, last, rl)
+    if not sent:
+        return False
     event.set("agent", sent[:1], "^")
     event.fields["_aside"] = ("1",)  # the sender goes on: 公使卿贈，如覿幣。使下大夫贈上介
     return True
+
+
+def _sent_on_errand(ctx: Context, last: tuple[str, Event], rl: Rule) -> tuple[str, ...]:
+    """Those sent (使X) in the clause of the last act, when that act is the errand (not one
+    sent only to follow: 使人執俎從之, the sender goes on)."""
+    recent = ctx.history[-int(rl.word("within")) :]
+    sends = [e for pid, e in recent if pid == last[0] and e.kind in rl.words["send"]]
+    if not sends or last[1].kind in rl.words["follow"]:
+        return ()
+    return sends[-1].fields.get("to", ())
 
 
 @rule("saluted-goes")
@@ -2618,4 +2626,36 @@ def rises_early(reader, event, text, rl) -> bool:
     if not risers:
         return _unstated(event)
     event.set("agent", risers, "?")
+    return True
+
+
+# --- r-agent5 rules
+
+
+@rule("errand-goes-on")
+def errand_goes_on(reader, event, text, rl) -> bool:
+    """聘禮 君使士請事，遂以入竟; 君使下大夫請行，反; 君使卿皮弁，還玉于館; 記 使大夫受，自下聽命;
+    特牲 宗人遣佐食及執事盥，出; 少牢 宗人遣賓就主人，皆盥于洗; 聘禮 君使卿韋弁，歸饔餼五牢 (the
+    errand told in the next clause): an act naming no one in the
+    same sentence right after one was sent (使X, 遣X) and did the errand is the one sent going on
+    with it (those who did it), not the sender; not after 使人執俎從之 (the sender goes
+    on, the one sent follows him), nor 其他… (the rest of the rite), nor in the next sentence
+    (主人使人速。迎于門外: the 主人)."""
+    ctx = reader.ctx
+    if ctx.new_sentence or rl.word("rest") in text:
+        return False
+    last = ctx.last_act()
+    if last is None or sentence_of(last[0]) != ctx.sentence:
+        return False
+    doers = last[1].agent
+    if last[1].kind in rl.words["send"] and last[1].agent:
+        told = tokenize(ctx.texts.get(last[0], ""), reader.lex)
+        if not told or told[-1].of("role"):
+            return False  # 皆使能，不宿戒; 必使異姓，不使賤者: a choice of whom, no errand
+        doers = last[1].fields.get("to", ())  # 君使卿韋弁，歸饔餼五牢: the errand is told next
+    elif not doers or not set(doers) <= set(_sent_on_errand(ctx, last, rl)):
+        return False
+    if not doers:
+        return False
+    event.set("agent", doers, "^")
     return True
