@@ -52,6 +52,10 @@ SHAPED = {
         "tallyAgent",
         "times",
         "firstIndex",
+        "grade",
+        "statedIn",
+        "mourner",
+        "mourned",
     )
 } | {"http://www.w3.org/2004/02/skos/core#prefLabel"}
 

@@ -149,7 +149,7 @@ def mourning_graph(
         if row.via:
             graph.add((node, YL.through, _term(terms["person"], row.via, path, row.line)))
         if row.condition:
-            graph.add((node, YL.condition, Literal(row.condition, lang=LZH)))
+            graph.add((node, YL.mourningCondition, Literal(row.condition, lang=LZH)))
         if row.months is not None:
             graph.add((node, YL.durationMonths, Literal(row.months, datatype=XSD.integer)))
         graph.add((node, YL.statedIn, iris.passage(RITE, row.clause)))
