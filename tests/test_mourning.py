@@ -110,9 +110,11 @@ def test_every_row_is_a_clause_of_the_text_with_its_characters(rows, layer):
 def test_the_checker_names_a_wrong_clause_and_wrong_characters(rows):
     texts = {"jing/6.1.1": "父"}
     first = rows[0]
-    wrong = [first, type(first)(**{**first.__dict__, "clause": "jing/999.1.1"})]
-    assert clause_problems(wrong, texts) == [
-        f"line {first.line}: no clause jing/999.1.1 in the text"
+    moved = type(first)(**{**first.__dict__, "clause": "jing/999.1.1"})
+    changed = type(first)(**{**first.__dict__, "text": "母"})
+    assert clause_problems([first, moved, changed], texts) == [
+        f"line {first.line}: no clause jing/999.1.1 in the text",
+        f"line {first.line}: jing/6.1.1 reads '父', not '母'",
     ]
 
 
