@@ -14,11 +14,15 @@ from yili_kg.loaders import iris
 from yili_kg.loaders.annotation.review import compose
 from yili_kg.loaders.annotation.stepalign import alignment_graph
 from yili_kg.loaders.build import Stage, corpus_files, files_digest, ontology_files
+from yili_kg.loaders.corpus import corpus_dir
 from yili_kg.loaders.graph import rdf
 from yili_kg.loaders.graph.citelinks import quote_links
 from yili_kg.loaders.graph.definitions import glosses_of
 from yili_kg.loaders.graph.events import events_graph
 from yili_kg.loaders.graph.liji import citation_links, liji_graph
+from yili_kg.loaders.graph.mourning import RITE as MOURNING_RITE
+from yili_kg.loaders.graph.mourning import TABLE as MOURNING_TABLE
+from yili_kg.loaders.graph.mourning import mourning_graph, read_obligations, term_index
 from yili_kg.loaders.graph.ritegraph import rite_graph
 from yili_kg.loaders.graph.shortcuts import shortcuts_graph
 from yili_kg.loaders.iris import YL
@@ -95,6 +99,19 @@ def liji_stage(inputs: dict) -> Graph:
     return add_generated_labels(graph)
 
 
+def mourning_stage(inputs: dict) -> Graph:
+    """喪服's table of mourning obligations (corpus/mourning-obligations.tsv) as RDF, when 喪服 is
+    among the rites built; of a 喪服 cut to some phases, the rows of the clauses kept."""
+
+    if MOURNING_RITE not in selected_rites():
+        return Graph()
+    rows = read_obligations(corpus_dir() / MOURNING_TABLE)
+    if MOURNING_RITE in selected_phases():
+        kept = {p.id for p in restrict(build_rite_layer(MOURNING_RITE)).passages}
+        rows = [row for row in rows if row.clause in kept]
+    return mourning_graph(rows, term_index(inputs["ontology"]), MOURNING_TABLE)
+
+
 def tbox_stage(inputs: dict) -> Graph:
     """owlrl's closure of the ontology's axioms (kept apart: it changes only with the ontology)."""
 
@@ -102,7 +119,7 @@ def tbox_stage(inputs: dict) -> Graph:
 
 
 #: the stages whose graphs are the asserted graph
-ASSERTED = ("text", "events", "glosses", "rites", "links", "liji")
+ASSERTED = ("text", "events", "glosses", "rites", "links", "liji", "mourning")
 
 
 def inferred_stage(inputs: dict) -> Graph:
@@ -176,11 +193,12 @@ STAGES = [
     Stage("rites", "asserted", (), _rites_inputs, rites_stage),
     Stage("links", "asserted", ("text", "events", "rites"), lambda: "", links_stage),
     Stage("liji", "asserted", ("text", "rites"), lambda: files_digest(corpus_files()), liji_stage),
+    Stage("mourning", "asserted", ("ontology",), _rites_inputs, mourning_stage),
     Stage("tbox", "inferred", ("ontology",), lambda: "", tbox_stage),
     Stage(
         "inferred",
         "inferred",
-        ("ontology", "tbox", "text", "events", "glosses", "rites", "links", "liji"),
+        ("ontology", "tbox", *ASSERTED),
         lambda: "",
         inferred_stage,
     ),

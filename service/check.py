@@ -6,6 +6,8 @@
   row (the ODK convention).
 * The reviewed annotation layer: review coverage, records whose clause text is no longer
   the corpus's, and records naming what the graph does not take (a word that is no term).
+* 喪服's table of mourning (``corpus/mourning-obligations.tsv``): every row's clause a clause of
+  the 喪服 text, with that clause's characters.
 * The collation report's summary (information, not a violation).
 
 Every violation is listed; the exit status is non-zero if there is any.
@@ -23,6 +25,7 @@ from rdflib import RDF, Graph, URIRef
 from yili_kg.loaders.annotation.review import compose, review_layer, review_status
 from yili_kg.loaders.build import check_dataset
 from yili_kg.loaders.graph.events import refused_terms
+from yili_kg.loaders.graph.mourning import RITE, TABLE, clause_problems, read_obligations
 from yili_kg.loaders.text.collate import collate_all
 from yili_kg.service.store import open_store
 
@@ -52,6 +55,10 @@ SHAPED = {
         "tallyAgent",
         "times",
         "firstIndex",
+        "grade",
+        "statedIn",
+        "mourner",
+        "mourned",
     )
 } | {"http://www.w3.org/2004/02/skos/core#prefLabel"}
 
@@ -165,5 +172,18 @@ def run_check(build_dir: Path) -> CheckReport:
     run_shapes(dataset, report)
     run_qc_queries(open_store(build_dir), report)
     run_layer(report)
+    run_mourning(report)
     run_collation(report)
     return report
+
+
+def run_mourning(report: CheckReport) -> None:
+    """The table of mourning against the 喪服 text: each row's clause and its characters."""
+    from yili_kg.loaders.corpus import corpus_dir
+    from yili_kg.loaders.text.rites import build_rite_layer
+
+    rows = read_obligations(corpus_dir() / TABLE)
+    texts = {clause.id: clause.text for clause in build_rite_layer(RITE).clauses}
+    problems = clause_problems(rows, texts)
+    report.violations.extend(f"{TABLE}: {problem}" for problem in problems)
+    report.notes.append(f"{TABLE}: {len(rows)} obligations, {len(problems)} not as the text reads")

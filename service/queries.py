@@ -8,7 +8,8 @@
 ``title`` gives the zh-Hant and English titles separated by ``|``; each ``param`` line gives
 the parameter's name, type, default and description. Types: ``role``, ``object``, ``place``,
 ``direction``, ``work``, ``kind`` (a kind of action), ``phase`` (index or label), ``passage``
-(an id such as ``jing/5.1.1``), ``text`` (a plain string), ``int``. A value is validated by its
+(an id such as ``jing/5.1.1``), ``text`` (a plain string), ``int``, ``rite``, ``grade`` (a grade
+of mourning of 喪服) and ``kin`` (a kin term of 喪服, or a role). A value is validated by its
 type and bound as an RDF term; a value that names no term is a 400, never a changed query.
 An unknown key or bad SPARQL raises :class:`QueryFileError` naming ``file.rq:LINE``.
 """
@@ -51,6 +52,8 @@ TYPES = (
     "text",
     "int",
     "rite",
+    "kin",
+    "grade",
 )
 CLASS_OF = {
     "role": "https://w3id.org/yili/ontology#Role",
@@ -59,7 +62,11 @@ CLASS_OF = {
     "direction": "https://w3id.org/yili/ontology#Direction",
     "work": "https://w3id.org/yili/ontology#Work",
     "rite": "https://w3id.org/yili/ontology#Rite",
+    "grade": "https://w3id.org/yili/ontology#MourningGrade",
 }
+#: a ``kin`` parameter names a kin term of 喪服 (ontology/kinship.ttl) or, failing that, a role
+#: (天子, 大夫, 母 …: the persons the rites already name are their roles)
+KIN_CLASSES = ("https://w3id.org/yili/ontology#KinTerm", "https://w3id.org/yili/ontology#Role")
 ID = "https://w3id.org/yili/id/"
 MAX_VALUE = 200  # characters: a longer parameter is refused
 
@@ -233,7 +240,21 @@ class Resolver:
             return self._phase(param, value)
         if kind == "kind":
             return self._labelled(param, value, None, kind_of_action=True)
+        if kind == "kin":
+            return self._kin(param, value)
         return self._labelled(param, value, CLASS_OF[kind])
+
+    def _kin(self, param: Param, value: str) -> URIRef:
+        """A kin term labelled ``value``, else a role (舅: the mother's brother of 喪服 before
+        the father-in-law of 士昏禮); the kin term's error when neither names one."""
+        first, *rest = KIN_CLASSES
+        try:
+            return self._labelled(param, value, first)
+        except BadQueryParameter as error:
+            for cls in rest:
+                with contextlib.suppress(BadQueryParameter):
+                    return self._labelled(param, value, cls)
+            raise error
 
     def _must_exist(self, param: Param, iri: URIRef, cls: str) -> URIRef:
         from rdflib import URIRef

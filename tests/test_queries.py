@@ -801,3 +801,27 @@ def test_sangfu_is_read_as_a_table_of_mourning_not_as_acts_of_its_words(store):
     rows = _rows(store, "interactions", kind="行事", rite="喪服")
     assert rows and len(rows) < 10, rows
     assert not {row["agent"] for row in rows} & {"能者", "君", "母"}, rows
+
+
+# ------------------------------------------------------------------------------ mourning
+
+
+def test_mourning_for_the_father_and_the_grandparents_on_the_whole_book(store):
+    # 喪服 斬衰: 父 (jing/6.1.1); 不杖期: 祖父母 (jing/44.1.1), text as read
+    father = _rows(store, "mourning-for", kin="父")
+    assert ("斬衰三年", "25", "jing/6.1.1", "父") in {
+        (r["grade"], r["months"], r["clauseId"], r.get("text")) for r in father
+    }
+    assert "緦麻" not in {r["grade"] for r in father}
+    grandparents = _rows(store, "mourning-for")  # 祖父母
+    assert ("齊衰不杖期", "jing/44.1.1", "祖父母") in {
+        (r["grade"], r["clauseId"], r.get("text")) for r in grandparents
+    }
+
+
+def test_mourning_grade_lists_for_whom_sima_is_worn_on_the_whole_book(store):
+    # 喪服 緦麻，三月者 (jing/164): 族曾祖父母 (jing/166.1.1) … 甥 (jing/184.1.1), 舅 (jing/191.1.1)
+    rows = _rows(store, "mourning-grade", grade="緦麻")
+    assert {"族曾祖父母", "甥", "舅", "外孫"} <= {r.get("mourned") for r in rows}
+    assert {r["months"] for r in rows} == {"3"}
+    assert "曾祖父母" not in {r.get("mourned") for r in rows}  # 齊衰三月 (jing/95.1.1)
