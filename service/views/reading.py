@@ -202,12 +202,45 @@ def _the(label: str) -> str:
 
 
 @dataclass
+class Mourning:
+    """An obligation of mourning a clause of 喪服 states (服制): who wears which grade for whom."""
+
+    grade: str
+    grade_en: str
+    months: str
+    mourner: str  # "" where the entry names no one: the speaker, 己
+    mourner_en: str
+    mourned: str
+    mourned_en: str
+    through: str
+    through_en: str
+    condition: str
+
+    @property
+    def zh(self) -> str:  # 斬衰三年 · 女子子為父 · 在室
+        whom = f"{self.through}之{self.mourned}" if self.through else self.mourned
+        parts = [self.grade, f"{self.mourner or '己'}為{whom}"]
+        return " · ".join(parts + ([self.condition] if self.condition else []))
+
+    @property
+    def en(self) -> str:  # cut-edged sackcloth, three years (25 months), worn by … for …
+        who = _the(self.mourner_en) if self.mourner else "the speaker (己)"
+        whom = _the(self.mourned_en or self.mourned)
+        if self.through:
+            whom += f", through {_the(self.through_en or self.through)}"
+        months = f" ({self.months} months)" if self.months else ""
+        when = f" ({self.condition})" if self.condition else ""
+        return f"{self.grade_en}{months}, worn by {who} for {whom}{when}"
+
+
+@dataclass
 class Clause:
     iri: str
     text: str
     pages: list[str] = field(default_factory=list)
     events: list[Event] = field(default_factory=list)
     notes: list[dict] = field(default_factory=list)
+    mourning: list[Mourning] = field(default_factory=list)
 
     @property
     def pid(self) -> str:  # jing/5.1.1
@@ -358,6 +391,10 @@ class Readings:
                 }
             )
         _place_notes(clauses, self._ask("read-notes", phase=phase))
+        for r in self._ask("read-mourning", phase=phase):
+            target = clauses.get(r["clause"].value)
+            if target is not None:
+                target.mourning.append(Mourning(*(_value(r, name) for name in _MOURNING)))
         parallel_phases = [
             {
                 "rite": r["riteLabel"].value,
@@ -410,6 +447,12 @@ def _events(rows) -> dict[str, Event]:
             for a in events[iri].args.get(prop, []):
                 a.mark = mark
     return dict(sorted(events.items(), key=lambda item: item[1].seq))
+
+
+#: the columns of read-mourning.rq, in the order of Mourning's fields
+_MOURNING = (
+    "grade gradeEn months mourner mournerEn mourned mournedEn through throughEn condition".split()
+)
 
 
 def _value(row, name: str) -> str:
