@@ -3831,7 +3831,8 @@ def usher_asks_outside(r, subjects, rl) -> bool:
             continue
         if not event.open_to_guess("to"):
             continue
-        guest = _last_guest(r, int(rl.word("within")), only_last=False)
+        within = int(rl.word("within"))
+        guest = _last_gone_out(r, within, rl.word("out")) or _last_guest(r, within, False)
         if guest and event.fields.get("to") != guest:
             event.set("to", guest, "?")
             done = True
@@ -3885,10 +3886,13 @@ def _imply_recipient(events, who: str) -> bool:
     return done
 
 
-def _last_guest(r, within: int, only_last: bool) -> tuple[str, ...]:
+def _last_guest(r, within: int, only_last: bool, not_by: tuple = ()) -> tuple[str, ...]:
     """The guest (yl:Guest) who acted last, within the last acts (only the very last act's
-    doer when ``only_last``)."""
+    doer when ``only_last``); not one only named to an office (聘禮 卿為上擯…士為紹擯;
+    下大夫擯: the host's ushers, not the guest outside), nor ``not_by``."""
     for _, earlier in reversed(r.ctx.history[-(1 if only_last else within) :]):
+        if "role" in earlier.fields or set(earlier.agent) & set(not_by):
+            continue
         if earlier.agent and r.all_of(earlier.agent, YL.Guest):
             return tuple(earlier.agent)
     return ()
@@ -6811,3 +6815,37 @@ def stances_listed(r, subjects, rl) -> bool:
     event.set("agent", subjects)
     ctx.pending = None
     return True
+
+
+# --- r-recip5 rules
+
+
+def _last_gone_out(r, within: int, out: str) -> tuple[str, ...]:
+    """The guest (yl:Guest) who last went out (出) empty-handed, within the last acts: the one
+    the usher finds outside (聘禮 賓降，出。大夫降…擯者出請事 → 賓), not the host's officers who
+    acted inside since, nor one carrying a thing out (既夕禮 士受馬以出: taking it away)."""
+    for _, earlier in reversed(r.ctx.history[-within:]):
+        if earlier.kind != out or "theme" in earlier.fields:
+            continue
+        if earlier.agent and r.all_of(earlier.agent, YL.Guest):
+            return tuple(earlier.agent)
+    return ()
+
+
+@rule("answer-carried-out")
+def answer_carried_out(r, subjects, rl) -> bool:
+    """聘禮 擯者入告，出許; 出辭玉; 下大夫取以入告，出許: the answer (許, 辭, 禮辭) one brings out
+    (出 in its clause), naming no one, is to the one outside whose request he carried in, the
+    last guest (yl:Guest) to act but himself, not the ruler inside he reported to (rule
+    to-the-ruler)."""
+    if not any(e.kind == rl.word("out") for e in r.events):
+        return False
+    done = False
+    for event in r.events:
+        if event.kind not in rl.words["answers"] or not event.open_to_guess("to"):
+            continue
+        guest = _last_guest(r, int(rl.word("within")), False, not_by=event.agent)
+        if guest and event.fields.get("to") != guest:
+            event.set("to", guest, "?")
+            done = True
+    return done
