@@ -4506,19 +4506,25 @@ def heard_above(r, subjects, rl) -> bool:
     on the hall whose word it is: the last other person to act, not an officer who only carries
     or speaks it (覲禮 使者…先升。侯氏升聽命 → `聽 to=使者?`, 注: 使者東面致命，侯氏東階上西面聽之;
     公食大夫禮 擯者進相幣。賓降辭幣，升聽命 → `to=公?`, 注: 主國君又命之升; convention settled
-    2026-12-06)."""
+    2026-12-06); so too 聽命, 聽之 where he does not go up (聘禮 大夫先升一等，賓從，升堂，北面聽命
+    → to=大夫?; 賓禮辭，聽命 → to=公?; 公食大夫禮 賓朝服拜賜于朝…訝聽之 → to=賓?, 之 the one heard,
+    not the gift), not 進聽嘏 (the 尸's blessing, another act)."""
     done = False
     for event in r.events:
         if event.kind not in rl.words["hear"] or "to" in event.fields or not event.agent:
             continue
-        if not any(e.kind in rl.words["up"] and e.agent == event.agent for e in r.events):
-            continue
+        up = any(e.kind in rl.words["up"] and e.agent == event.agent for e in r.events)
+        heard = _word_after(r, event.kind)
+        if not up and heard not in rl.words["heard"]:
+            continue  # 進聽嘏: the blessing heard is another's act, not a word given him
         mine = set(event.agent)
         for _, earlier in reversed(r.ctx.history[-int(rl.word("within")) :]):
             agents = set(earlier.agent)
             if not agents or agents & mine or r.officiants(earlier.agent):
                 continue
             event.set("to", tuple(earlier.agent), "?")
+            if heard == rl.word("him"):
+                event.unset("theme")  # 訝聽之: 之 is the one heard, not the gift in hand
             done = True
             break
     return done
@@ -6849,3 +6855,10 @@ def answer_carried_out(r, subjects, rl) -> bool:
             event.set("to", guest, "?")
             done = True
     return done
+
+
+def _word_after(r, word: str) -> str:
+    """The character right after ``word`` in the clause (聽命 → 命), or ''."""
+    text = r.ctx.clause_text
+    at = text.find(word)
+    return text[at + len(word) : at + len(word) + 1] if at >= 0 else ""
