@@ -6862,3 +6862,16 @@ def _word_after(r, word: str) -> str:
     text = r.ctx.clause_text
     at = text.find(word)
     return text[at + len(word) : at + len(word) + 1] if at >= 0 else ""
+
+
+@rule("body-carried")
+def body_carried(r, subjects, rl) -> bool:
+    """士喪禮 士舉遷尸, 男女奉尸; 既夕禮 記 遷尸: the dead body moved or carried (尸, the dead one,
+    死者) is the thing the act moves, no one it is done to or for (no to), as the reviews read
+    it; not 馮尸 (leaning on the body, to the dead: to=死者)."""
+    done = False
+    for event in r.events:
+        if event.kind in rl.words["acts"] and event.fields.get("to") == (rl.word("dead"),):
+            event.unset("to")
+            done = True
+    return done
