@@ -6875,3 +6875,20 @@ def body_carried(r, subjects, rl) -> bool:
             event.unset("to")
             done = True
     return done
+
+
+@rule("date-asked")
+def date_asked(r, subjects, rl) -> bool:
+    """士冠禮 擯者請期，宰告曰質明行事; 特牲饋食禮 宗人…告絜。請期，曰羹飪: asking the time of the
+    rite (請期), naming no one, is asking the host whose rite it is (to=主人?), where no ruler
+    is, not the officer who acted last (the 有司 standing in the west, the 雍正); as 既夕禮
+    有司請祖期 reads (rule ready-to-host for the reports of the same officers)."""
+    host = rl.word("host")
+    if set(rl.words["rulers"]) & r.ctx.parties or host not in r.ctx.parties:
+        return False
+    text = r.ctx.clause_text
+    ask = rl.word("ask")
+    if ask not in text or rl.word("date") not in text[text.index(ask) :]:
+        return False
+    asks = (e for e in r.events if e.kind == ask and e.agent and host not in e.agent)
+    return _imply_recipient(asks, host)
