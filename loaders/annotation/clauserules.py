@@ -4639,8 +4639,9 @@ def ready_to_host(r, subjects, rl) -> bool:
             told and event.marks.get("to") != "?" and told != (rest[: -len(word)],)
         ):
             continue
-        if rest[: -len(word)] and told != (rest[: -len(word)],):
-            continue  # 告X具: only the one ready stands between
+        between = rest[: -len(word)]
+        if between and told != (between,) and _names_person(r, between):
+            continue  # 告X具: only the one ready stands between (告濯具: the washing, no one)
         if host in told and event.marks.get("to") == "?":
             continue  # (祝,主人? already)
         event.set("to", (host,), "?")
@@ -6892,3 +6893,8 @@ def date_asked(r, subjects, rl) -> bool:
         return False
     asks = (e for e in r.events if e.kind == ask and e.agent and host not in e.agent)
     return _imply_recipient(asks, host)
+
+
+def _names_person(r, text: str) -> bool:
+    """Whether ``text`` names a person (a role term), as 有司 in 告有司具, not 濯 in 告濯具."""
+    return any(t.of("role") for t in tokenize(text, r.lex))
