@@ -6898,3 +6898,21 @@ def date_asked(r, subjects, rl) -> bool:
 def _names_person(r, text: str) -> bool:
     """Whether ``text`` names a person (a role term), as 有司 in 告有司具, not 濯 in 告濯具."""
     return any(t.of("role") for t in tokenize(text, r.lex))
+
+
+@rule("seen-thing")
+def seen_thing(r, subjects, rl) -> bool:
+    """士喪禮 掘肂見衽; 主人出迎于外門外，見馬首; 士昏禮 記 釋外足，見文: 見 with a thing after it
+    (a term of a thing or a word no term names) is the thing seen or showing, no one met: no
+    implied recipient (見於君, 見賓, 見之 are meetings: rule implied-recipient)."""
+    tokens = list(r.tokens)
+    at = next((i for i, t in enumerate(tokens) if t.of("action") == rl.word("see")), None)
+    nxt = _next(tokens, at) if at is not None else None
+    if nxt is None or nxt.of("role") or nxt.of("action") or nxt.text in rl.words["not-thing"]:
+        return False
+    done = False
+    for event in r.events:
+        if event.kind == rl.word("see") and event.marks.get("to") == "?":
+            event.unset("to")
+            done = True
+    return done
