@@ -6916,3 +6916,24 @@ def seen_thing(r, subjects, rl) -> bool:
             event.unset("to")
             done = True
     return done
+
+
+@rule("self-return")
+def self_return(r, subjects, rl) -> bool:
+    """少牢饋食禮 主人受上餕爵，酌以醋于户内; 特牲饋食禮 主人更爵酌醋; 更爵酢: the return cup
+    (酢, 醋) poured or taken in a fresh cup by its own doer in the clause, with no 之 after it,
+    is the host toasting himself in the other's stead (注 特牲: 男子不承婦人爵也), no one it goes
+    to: no implied recipient (受三獻酌以酢之: the one 之 stands for)."""
+    text = r.ctx.clause_text
+    ret = rl.word("return")
+    if any(w + rl.word("it") in text for w in rl.words["forms"]):
+        return False  # 酌以酢之: to the one 之 stands for
+    done = False
+    for event in r.events:
+        if event.kind != ret or event.marks.get("to") != "?" or not event.agent:
+            continue
+        pours = any(e.kind in rl.words["pour"] and e.agent == event.agent for e in r.events)
+        if pours:
+            event.unset("to")
+            done = True
+    return done
