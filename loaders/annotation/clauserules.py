@@ -6937,3 +6937,25 @@ def self_return(r, subjects, rl) -> bool:
             event.unset("to")
             done = True
     return done
+
+
+@rule("past-the-assistant")
+def past_the_assistant(r, subjects, rl) -> bool:
+    """公食大夫禮 擯者進相幣。賓降辭幣 (聘禮 the same): the answer naming no one, its other party
+    only guessed to be the usher who has just assisted (相) with the ruler's gift, goes to the
+    ruler he assists, whose gift it is, not to the usher (as rule implied-recipient passes over
+    the 小臣 who declines for the ruler)."""
+    ruler = rite_ruler(r.ctx, rl.words["ruler"])
+    if ruler is None:
+        return False
+    done = False
+    for event in r.events:
+        to = event.fields.get("to", ())
+        if event.marks.get("to") != "?" or not to or ruler in event.agent:
+            continue
+        last = next((e for _, e in reversed(r.ctx.history) if set(e.agent) == set(to)), None)
+        if last is None or last.kind != rl.word("assist") or not set(to) & set(rl.words["ushers"]):
+            continue
+        event.set("to", (ruler,), "?")
+        done = True
+    return done
