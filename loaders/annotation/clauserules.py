@@ -3833,7 +3833,8 @@ def usher_asks_outside(r, subjects, rl) -> bool:
             continue
         if not event.open_to_guess("to"):
             continue
-        guest = _last_guest(r, int(rl.word("within")), only_last=False)
+        within = int(rl.word("within"))
+        guest = _last_gone_out(r, within, rl.word("out")) or _last_guest(r, within, False)
         if guest and event.fields.get("to") != guest:
             event.set("to", guest, "?")
             done = True
@@ -3887,10 +3888,13 @@ def _imply_recipient(events, who: str) -> bool:
     return done
 
 
-def _last_guest(r, within: int, only_last: bool) -> tuple[str, ...]:
+def _last_guest(r, within: int, only_last: bool, not_by: tuple = ()) -> tuple[str, ...]:
     """The guest (yl:Guest) who acted last, within the last acts (only the very last act's
-    doer when ``only_last``)."""
+    doer when ``only_last``); not one only named to an office (聘禮 卿為上擯…士為紹擯;
+    下大夫擯: the host's ushers, not the guest outside), nor ``not_by``."""
     for _, earlier in reversed(r.ctx.history[-(1 if only_last else within) :]):
+        if "role" in earlier.fields or set(earlier.agent) & set(not_by):
+            continue
         if earlier.agent and r.all_of(earlier.agent, YL.Guest):
             return tuple(earlier.agent)
     return ()
@@ -4504,19 +4508,25 @@ def heard_above(r, subjects, rl) -> bool:
     on the hall whose word it is: the last other person to act, not an officer who only carries
     or speaks it (覲禮 使者…先升。侯氏升聽命 → `聽 to=使者?`, 注: 使者東面致命，侯氏東階上西面聽之;
     公食大夫禮 擯者進相幣。賓降辭幣，升聽命 → `to=公?`, 注: 主國君又命之升; convention settled
-    2026-12-06)."""
+    2026-12-06); so too 聽命, 聽之 where he does not go up (聘禮 大夫先升一等，賓從，升堂，北面聽命
+    → to=大夫?; 賓禮辭，聽命 → to=公?; 公食大夫禮 賓朝服拜賜于朝…訝聽之 → to=賓?, 之 the one heard,
+    not the gift), not 進聽嘏 (the 尸's blessing, another act)."""
     done = False
     for event in r.events:
         if event.kind not in rl.words["hear"] or "to" in event.fields or not event.agent:
             continue
-        if not any(e.kind in rl.words["up"] and e.agent == event.agent for e in r.events):
-            continue
+        up = any(e.kind in rl.words["up"] and e.agent == event.agent for e in r.events)
+        heard = _word_after(r, event.kind)
+        if not up and heard not in rl.words["heard"]:
+            continue  # 進聽嘏: the blessing heard is another's act, not a word given him
         mine = set(event.agent)
         for _, earlier in reversed(r.ctx.history[-int(rl.word("within")) :]):
             agents = set(earlier.agent)
             if not agents or agents & mine or r.officiants(earlier.agent):
                 continue
             event.set("to", tuple(earlier.agent), "?")
+            if heard == rl.word("him"):
+                event.unset("theme")  # 訝聽之: 之 is the one heard, not the gift in hand
             done = True
             break
     return done
@@ -4631,8 +4641,9 @@ def ready_to_host(r, subjects, rl) -> bool:
             told and event.marks.get("to") != "?" and told != (rest[: -len(word)],)
         ):
             continue
-        if rest[: -len(word)] and told != (rest[: -len(word)],):
-            continue  # 告X具: only the one ready stands between
+        between = rest[: -len(word)]
+        if between and told != (between,) and _names_person(r, between):
+            continue  # 告X具: only the one ready stands between (告濯具: the washing, no one)
         if host in told and event.marks.get("to") == "?":
             continue  # (祝,主人? already)
         event.set("to", (host,), "?")
@@ -6894,3 +6905,140 @@ def handed_back(r, subjects, rl) -> bool:
     if received.get("theme") and received.marks.get("theme") != "?":
         event.set("theme", received.fields["theme"])
     return True
+
+
+# --- r-recip5 rules
+
+
+def _last_gone_out(r, within: int, out: str) -> tuple[str, ...]:
+    """The guest (yl:Guest) who last went out (出) empty-handed, within the last acts: the one
+    the usher finds outside (聘禮 賓降，出。大夫降…擯者出請事 → 賓), not the host's officers who
+    acted inside since, nor one carrying a thing out (既夕禮 士受馬以出: taking it away)."""
+    for _, earlier in reversed(r.ctx.history[-within:]):
+        if earlier.kind != out or "theme" in earlier.fields:
+            continue
+        if earlier.agent and r.all_of(earlier.agent, YL.Guest):
+            return tuple(earlier.agent)
+    return ()
+
+
+@rule("answer-carried-out")
+def answer_carried_out(r, subjects, rl) -> bool:
+    """聘禮 擯者入告，出許; 出辭玉; 下大夫取以入告，出許: the answer (許, 辭, 禮辭) one brings out
+    (出 in its clause), naming no one, is to the one outside whose request he carried in, the
+    last guest (yl:Guest) to act but himself, not the ruler inside he reported to (rule
+    to-the-ruler)."""
+    if not any(e.kind == rl.word("out") for e in r.events):
+        return False
+    done = False
+    for event in r.events:
+        if event.kind not in rl.words["answers"] or not event.open_to_guess("to"):
+            continue
+        guest = _last_guest(r, int(rl.word("within")), False, not_by=event.agent)
+        if guest and event.fields.get("to") != guest:
+            event.set("to", guest, "?")
+            done = True
+    return done
+
+
+def _word_after(r, word: str) -> str:
+    """The character right after ``word`` in the clause (聽命 → 命), or ''."""
+    text = r.ctx.clause_text
+    at = text.find(word)
+    return text[at + len(word) : at + len(word) + 1] if at >= 0 else ""
+
+
+@rule("body-carried")
+def body_carried(r, subjects, rl) -> bool:
+    """士喪禮 士舉遷尸, 男女奉尸; 既夕禮 記 遷尸: the dead body moved or carried (尸, the dead one,
+    死者) is the thing the act moves, no one it is done to or for (no to), as the reviews read
+    it; not 馮尸 (leaning on the body, to the dead: to=死者)."""
+    done = False
+    for event in r.events:
+        if event.kind in rl.words["acts"] and event.fields.get("to") == (rl.word("dead"),):
+            event.unset("to")
+            done = True
+    return done
+
+
+@rule("date-asked")
+def date_asked(r, subjects, rl) -> bool:
+    """士冠禮 擯者請期，宰告曰質明行事; 特牲饋食禮 宗人…告絜。請期，曰羹飪: asking the time of the
+    rite (請期), naming no one, is asking the host whose rite it is (to=主人?), where no ruler
+    is, not the officer who acted last (the 有司 standing in the west, the 雍正); as 既夕禮
+    有司請祖期 reads (rule ready-to-host for the reports of the same officers)."""
+    host = rl.word("host")
+    if set(rl.words["rulers"]) & r.ctx.parties or host not in r.ctx.parties:
+        return False
+    text = r.ctx.clause_text
+    ask = rl.word("ask")
+    if ask not in text or rl.word("date") not in text[text.index(ask) :]:
+        return False
+    asks = (e for e in r.events if e.kind == ask and e.agent and host not in e.agent)
+    return _imply_recipient(asks, host)
+
+
+def _names_person(r, text: str) -> bool:
+    """Whether ``text`` names a person (a role term), as 有司 in 告有司具, not 濯 in 告濯具."""
+    return any(t.of("role") for t in tokenize(text, r.lex))
+
+
+@rule("seen-thing")
+def seen_thing(r, subjects, rl) -> bool:
+    """士喪禮 掘肂見衽; 主人出迎于外門外，見馬首; 士昏禮 記 釋外足，見文: 見 with a thing after it
+    (a term of a thing or a word no term names) is the thing seen or showing, no one met: no
+    implied recipient (見於君, 見賓, 見之 are meetings: rule implied-recipient)."""
+    tokens = list(r.tokens)
+    at = next((i for i, t in enumerate(tokens) if t.of("action") == rl.word("see")), None)
+    nxt = _next(tokens, at) if at is not None else None
+    if nxt is None or nxt.of("role") or nxt.of("action") or nxt.text in rl.words["not-thing"]:
+        return False
+    done = False
+    for event in r.events:
+        if event.kind == rl.word("see") and event.marks.get("to") == "?":
+            event.unset("to")
+            done = True
+    return done
+
+
+@rule("self-return")
+def self_return(r, subjects, rl) -> bool:
+    """少牢饋食禮 主人受上餕爵，酌以醋于户内; 特牲饋食禮 主人更爵酌醋; 更爵酢: the return cup
+    (酢, 醋) poured or taken in a fresh cup by its own doer in the clause, with no 之 after it,
+    is the host toasting himself in the other's stead (注 特牲: 男子不承婦人爵也), no one it goes
+    to: no implied recipient (受三獻酌以酢之: the one 之 stands for)."""
+    text = r.ctx.clause_text
+    ret = rl.word("return")
+    if any(w + rl.word("it") in text for w in rl.words["forms"]):
+        return False  # 酌以酢之: to the one 之 stands for
+    done = False
+    for event in r.events:
+        if event.kind != ret or event.marks.get("to") != "?" or not event.agent:
+            continue
+        pours = any(e.kind in rl.words["pour"] and e.agent == event.agent for e in r.events)
+        if pours:
+            event.unset("to")
+            done = True
+    return done
+
+
+@rule("past-the-assistant")
+def past_the_assistant(r, subjects, rl) -> bool:
+    """公食大夫禮 擯者進相幣。賓降辭幣 (聘禮 the same): the answer naming no one, its other party
+    only guessed to be the usher who has just assisted (相) with the ruler's gift, goes to the
+    ruler he assists, whose gift it is, not to the usher (as rule implied-recipient passes over
+    the 小臣 who declines for the ruler)."""
+    ruler = rite_ruler(r.ctx, rl.words["ruler"])
+    if ruler is None:
+        return False
+    done = False
+    for event in r.events:
+        to = event.fields.get("to", ())
+        if event.marks.get("to") != "?" or not to or ruler in event.agent:
+            continue
+        last = next((e for _, e in reversed(r.ctx.history) if set(e.agent) == set(to)), None)
+        if last is None or last.kind != rl.word("assist") or not set(to) & set(rl.words["ushers"]):
+            continue
+        event.set("to", (ruler,), "?")
+        done = True
+    return done

@@ -1050,10 +1050,12 @@ def both_parties(reader, event, text, rl) -> bool:
 
 def rite_ruler(ctx: Context, rulers: Sequence[str]) -> str | None:
     """The ruler of the rite: the first of ``rulers`` to act in it (in 覲禮 the 天子, whose lords
-    bow to him; in 燕禮 and 大射儀 the 公, whatever 天子 a later clause names)."""
+    bow to him; in 燕禮 and 大射儀 the 公, whatever 天子 a later clause names), acting alone or with
+    rulers only: not 士喪禮 公卿大夫逆降, the 公 one of the ruler's lords named with them."""
     if not set(rulers) & ctx.parties:
         return None
-    return next((r for _, e in ctx.history for r in e.agent if r in rulers), None)
+    alone = (e for _, e in ctx.history if e.agent and set(e.agent) <= set(rulers))
+    return next((r for e in alone for r in e.agent), None)
 
 
 @rule("completes-bow")
