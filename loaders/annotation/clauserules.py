@@ -5170,6 +5170,9 @@ def served_one(r, subjects, rl) -> bool:
     for event in r.events:
         if event.kind not in rl.words["acts"] or "to" in event.fields or event.get("neg") == "1":
             continue
+        brought = event.kind in rl.words["brought"]
+        if brought and (not event.agent or event.marks.get("agent")):
+            continue  # 乃羞, 羞唯所有: the dishes served to all at the end, no bringer named
         theme = event.fields.get("theme", ())
         laid = set(theme) & set(rl.words["mats"])  # 司宮設席: a mat laid, as 席
         if event.kind not in rl.words["any-theme"] and not set(theme) & set(rl.words["dishes"]):
@@ -5177,7 +5180,7 @@ def served_one(r, subjects, rl) -> bool:
                 continue  # (席 with no one named: the mat of the one just offered, as a dish)
         mat = event.kind in rl.words["mats"] or bool(laid)
         served = _last_offered(r, rl, mat=mat) or _said_of(r)
-        if not served and (laid or not mat and set(theme) & set(rl.words["dishes"])):
+        if not served and (laid or not mat and (brought or set(theme) & set(rl.words["dishes"]))):
             served = _cup_holder(r, rl, theme)
         if served and not set(served) & set(event.agent):
             event.set("to", served, "?")
