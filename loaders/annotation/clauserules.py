@@ -3888,12 +3888,15 @@ def _imply_recipient(events, who: str) -> bool:
     return done
 
 
-def _last_guest(r, within: int, only_last: bool, not_by: tuple = ()) -> tuple[str, ...]:
+def _last_guest(r, within: int, only_last: bool, not_by: tuple = (), only=None) -> tuple[str, ...]:
     """The guest (yl:Guest) who acted last, within the last acts (only the very last act's
     doer when ``only_last``); not one only named to an office (聘禮 卿為上擯…士為紹擯;
-    下大夫擯: the host's ushers, not the guest outside), nor ``not_by``."""
+    下大夫擯: the host's ushers, not the guest outside), nor ``not_by``; of the acts ``only``
+    accepts, when given."""
     for _, earlier in reversed(r.ctx.history[-(1 if only_last else within) :]):
         if "role" in earlier.fields or set(earlier.agent) & set(not_by):
+            continue
+        if only is not None and not only(earlier):
             continue
         if earlier.agent and r.all_of(earlier.agent, YL.Guest):
             return tuple(earlier.agent)
@@ -6917,12 +6920,7 @@ def _last_gone_out(r, within: int, out: str) -> tuple[str, ...]:
     """The guest (yl:Guest) who last went out (出) empty-handed, within the last acts: the one
     the usher finds outside (聘禮 賓降，出。大夫降…擯者出請事 → 賓), not the host's officers who
     acted inside since, nor one carrying a thing out (既夕禮 士受馬以出: taking it away)."""
-    for _, earlier in reversed(r.ctx.history[-within:]):
-        if earlier.kind != out or "theme" in earlier.fields:
-            continue
-        if earlier.agent and r.all_of(earlier.agent, YL.Guest):
-            return tuple(earlier.agent)
-    return ()
+    return _last_guest(r, within, False, only=lambda e: e.kind == out and "theme" not in e.fields)
 
 
 @rule("answer-carried-out")
