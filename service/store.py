@@ -142,10 +142,7 @@ class Answer:
 
         if any(t.parts is not None for triple in self.triples for t in triple):
             if fmt not in ("ttl", "nt"):
-                raise QueryError(
-                    "the answer holds RDF 1.2 triple terms, which JSON-LD and RDF/XML cannot "
-                    "express: ask for text/turtle or application/n-triples"
-                )
+                raise QueryError(UNWRITABLE_TRIPLE_TERMS)
             lines = (" ".join(t.n3() for t in triple) + " .\n" for triple in self.triples)
             return "".join(lines).encode()
 
@@ -260,6 +257,12 @@ class _EngineFormats(dict):
         value = self[fmt] = getattr(getattr(ox, self.kind), self.names[fmt])
         return value
 
+
+#: a CONSTRUCT answer with RDF 1.2 triple terms asked for in a syntax that cannot hold them
+UNWRITABLE_TRIPLE_TERMS = (
+    "the answer holds RDF 1.2 triple terms, which JSON-LD and RDF/XML cannot express: ask for "
+    "text/turtle or application/n-triples"
+)
 
 ENGINE_RESULTS = _EngineFormats(
     "QueryResultsFormat", {"json": "JSON", "xml": "XML", "csv": "CSV", "tsv": "TSV"}
@@ -687,6 +690,11 @@ class OxigraphStore:
         triples = list(itertools.islice(result, None if limit is None else limit + 1))
         truncated = limit is not None and len(triples) > limit
         kept = triples[:limit] if truncated else triples
+        if graph_fmt in ("jsonld", "xml") and any(
+            isinstance(t.subject, ox.Triple) or isinstance(t.object, ox.Triple) for t in kept
+        ):
+            # (the engine's writers would fail on them, or drop them)
+            raise QueryError(UNWRITABLE_TRIPLE_TERMS)
         if graph_fmt == "xml":
             _check_qnames({t.predicate.value for t in kept})
         try:

@@ -305,11 +305,6 @@ def test_triple_terms_in_construct(server, accept, fmt):
     assert inner.object == ox.Literal("賓", language="zh-Hant")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="after the merge of issues 18 and 21 (engine-written answers vs triple terms in our "
-    "writer): to reconcile",
-)
 @pytest.mark.parametrize("accept", ["application/ld+json", "application/rdf+xml"])
 def test_triple_terms_refused_where_the_syntax_cannot_hold_them(server, accept):
     status, _, body = sparql_get(server, TRIPLE_CONSTRUCT, accept)
