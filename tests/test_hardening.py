@@ -575,11 +575,6 @@ def test_hostile_parameters_get_400_or_their_genuine_answer(server, variables, l
     assert count_all(server) == whole
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="find-term folds the word for toneless pinyin (issue 17), punctuation too: 's then "
-    "finds every label with an s; to decide",
-)
 def test_genuine_values_with_quotes_and_scripts_still_answer(server, labels):
     """The validation is no blunt filter: real values of every script are answered."""
     for value in ("shè", "'s", "射"):
