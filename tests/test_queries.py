@@ -853,3 +853,8 @@ def test_the_reading_view_shows_who_mourns_whom_under_an_entry_of_sangfu(store):
         if m.mourned == "父"
     }
     assert "緦麻" not in grades, grades
+    # 報 naming no other party (jing/147.1.3): the 從祖祖父母 mourn the speaker in return
+    section = {c.pid: c for p in toc.values() for c in reading.phase("sangfu", p).clauses}
+    returned = [m for m in section["jing/147.1.3"].mourning if m.mourner == "從祖祖父母"]
+    assert [m.zh for m in returned] == ["小功 · 從祖祖父母為己"], returned
+    assert returned[0].en.endswith("for the speaker (己)"), returned[0].en

@@ -210,7 +210,7 @@ class Mourning:
     months: str
     mourner: str  # "" where the entry names no one: the speaker, 己
     mourner_en: str
-    mourned: str
+    mourned: str  # "" in a row of 報 whose other party is the speaker, 己
     mourned_en: str
     through: str
     through_en: str
@@ -218,14 +218,16 @@ class Mourning:
 
     @property
     def zh(self) -> str:  # 斬衰三年 · 女子子為父 · 在室
-        whom = f"{self.through}之{self.mourned}" if self.through else self.mourned
+        whom = self.mourned or "己"
+        whom = f"{self.through}之{whom}" if self.through else whom
         parts = [self.grade, f"{self.mourner or '己'}為{whom}"]
         return " · ".join(parts + ([self.condition] if self.condition else []))
 
     @property
     def en(self) -> str:  # cut-edged sackcloth, three years (25 months), worn by … for …
-        who = _the(self.mourner_en) if self.mourner else "the speaker (己)"
-        whom = _the(self.mourned_en or self.mourned)
+        speaker = "the speaker (己)"
+        who = _the(self.mourner_en or self.mourner) if self.mourner else speaker
+        whom = _the(self.mourned_en or self.mourned) if self.mourned else speaker
         if self.through:
             whom += f", through {_the(self.through_en or self.through)}"
         months = f" ({self.months} months)" if self.months else ""
