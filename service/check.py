@@ -24,6 +24,7 @@ from rdflib import RDF, Graph, URIRef
 
 from yili_kg.loaders.annotation.review import compose, review_layer, review_status
 from yili_kg.loaders.build import check_dataset
+from yili_kg.loaders.corpus import corpus_dir
 from yili_kg.loaders.graph.events import refused_terms
 from yili_kg.loaders.graph.mourning import RITE, TABLE, clause_problems, read_obligations
 from yili_kg.loaders.text.collate import collate_all
@@ -179,11 +180,9 @@ def run_check(build_dir: Path) -> CheckReport:
 
 def run_mourning(report: CheckReport) -> None:
     """The table of mourning against the 喪服 text: each row's clause and its characters."""
-    from yili_kg.loaders.corpus import corpus_dir
-    from yili_kg.loaders.text.rites import build_rite_layer
-
     rows = read_obligations(corpus_dir() / TABLE)
-    texts = {clause.id: clause.text for clause in build_rite_layer(RITE).clauses}
+    layer, _ = review_layer(RITE)  # the text run_layer has just read (cached)
+    texts = {clause.id: clause.text for clause in layer.clauses}
     problems = clause_problems(rows, texts)
     report.violations.extend(f"{TABLE}: {problem}" for problem in problems)
     report.notes.append(f"{TABLE}: {len(rows)} obligations, {len(problems)} not as the text reads")
