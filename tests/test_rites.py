@@ -4,7 +4,12 @@ real build."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
+
+from yili_kg.loaders.errors import SourceError
+from yili_kg.loaders.text.rites import OTHER_RITES, build_rite_layer, phase_names
 
 # Facts of the whole book: these names mean the full build here (conftest), and the tests
 # that use them are marked slow by it.
@@ -391,3 +396,30 @@ def test_the_sacrifices_name_the_eaters_the_return_toast_and_the_horn_cup():
     rising = _events("teshengkuishi", "尸謖")
     assert rising and all(e.kind == "謖" and e.fields["agent"] == ("尸",) for _, e in rising)
     assert {e.kind for _, e in _events("teshengkuishi", "卒角")} == {"卒角"}
+
+
+@pytest.mark.parametrize("rite", sorted(set(OTHER_RITES)))
+def test_every_phase_of_the_rite_has_an_english_name(rite):
+    """The reading view and the phases' English labels name each phase by what it is, from the
+    table of phase names (corpus/phase-names.tsv), never "<rite>, section N"; each row names
+    the phase the text gives under its index."""
+    layer = build_rite_layer(rite)
+    table = phase_names()[rite]
+    assert sorted(table) == [p.index for p in layer.phases]
+    assert [table[p.index].name for p in layer.phases] == [p.name for p in layer.phases]
+    unnamed = [p.index for p in layer.phases if p.en.endswith(f"section {p.index}")]
+    assert not unnamed
+    assert not [p.en for p in layer.phases if re.search(r"[\u3400-\u9fff]", p.en)]
+
+
+def test_a_phase_name_the_text_no_longer_gives_is_an_error(monkeypatch):
+    """A row of the table whose Chinese name is not the phase's (the sections were cut or named
+    anew) stops the build with the table's line, instead of naming a phase by another's name."""
+    from yili_kg.loaders.text import rites
+
+    stale = {"jin": {2: rites.PhaseName(7, "侯氏至近郊", "The envoy meets the lord")}}
+    monkeypatch.setattr(rites, "phase_names", lambda: stale)
+    named = r"phase 2 of jin is '侯氏至近郊天子使使者勞侯氏'.*stale"
+    with pytest.raises(SourceError, match=named) as caught:
+        rites.build_rite_layer.__wrapped__("jin")
+    assert caught.value.line == 7 and caught.value.path.endswith("phase-names.tsv")

@@ -10,7 +10,9 @@ Kanseki Repository's 儀禮注疏 (四庫 文淵閣本): the 經 one segment a r
   the same characters, :mod:`published`); the clause's ``text`` is the reading
   (:func:`variants.read_as_base`), its ``witness_text`` the edition's characters;
 * phases: the edition's ○ sections, in order, each named by the words of its 疏 (釋曰自此至X
-  論Y: Y) or, without one, by its first clause;
+  論Y: Y) or, without one, by its first clause (a 疏 whose X lies several sections on names
+  the first of them by the whole span); in English by ``corpus/phase-names.tsv``, which says
+  what each section itself holds;
 * notes: every 注, 音義, 疏 and 考證, attached to the clauses of its segment (a 考證 to the
   clauses whose words it quotes).
 
@@ -27,7 +29,8 @@ from dataclasses import dataclass, replace
 from functools import cache, partial
 from math import inf
 
-from yili_kg.loaders.errors import YiliError
+from yili_kg.loaders.corpus import corpus_dir, read_rows
+from yili_kg.loaders.errors import SourceError, YiliError
 from yili_kg.loaders.text.breaks import (
     Projection,
     punctuated_chapters,
@@ -45,6 +48,9 @@ from yili_kg.loaders.witnesses.texts import Passage
 
 #: The rites read from their Kanripo witnesses alone (鄉射禮 is read by :mod:`textlayer`):
 #: every row of ``corpus/rites.tsv`` but 鄉射禮, in chapter order.
+#: English names of the phases of those rites (:func:`phase_names`)
+PHASE_NAMES = "phase-names.tsv"
+
 OTHER_RITES = {slug: info for slug, info in read_rites().items() if slug != "xiangshe"}
 
 
@@ -266,20 +272,57 @@ def _sections(rows, segments) -> list[list[int]]:
 
 
 def _phases(info, rows, sections, passages, clause_segments) -> tuple[Section, ...]:
-    """The rite's phases: its ○ sections, each named by its 疏 or its first clause."""
+    """The rite's phases: its ○ sections, each named by its 疏 or its first clause, in English
+    by the table of phase names (:func:`phase_names`; a phase it lacks: "<rite>, section N")."""
     first_clause: dict[int, str] = {}
     for p in passages:
         if p.level == "clause":
             first_clause.setdefault(clause_segments[p.id][0], p.text)
-    return tuple(
-        Section(
-            n,
-            _section_name(rows, tuple(numbers), first_clause.get(numbers[0], "")),
-            f"{info.en}, section {n}",
-            tuple(numbers),
-        )
-        for n, numbers in enumerate(sections, start=1)
-    )
+    english = phase_names().get(info.slug, {})
+    phases = []
+    for n, numbers in enumerate(sections, start=1):
+        name = _section_name(rows, tuple(numbers), first_clause.get(numbers[0], ""))
+        row = english.get(n)
+        if row is not None and row.name != name:
+            raise SourceError(
+                corpus_dir() / PHASE_NAMES,
+                f"phase {n} of {info.slug} is {name!r}, not {row.name!r}: the table is stale",
+                row.line,
+            )
+        en = row.en if row is not None else f"{info.en}, section {n}"
+        phases.append(Section(n, name, en, tuple(numbers)))
+    return tuple(phases)
+
+
+@dataclass(frozen=True)
+class PhaseName:
+    """A row of ``corpus/phase-names.tsv``: a phase's Chinese name as the text gives it and
+    its English name."""
+
+    line: int
+    name: str
+    en: str
+
+
+@cache
+def phase_names() -> dict[str, dict[int, PhaseName]]:
+    """The English names of the phases: rite slug → phase index → row (the project's own
+    translation, each name read with its section's 經, 注 and 疏).
+
+    >>> phase_names()["pin"][2].name, phase_names()["pin"][2].en
+    ('聘人及用幣', 'Appointing the envoy and his assistants')
+    """
+    path = corpus_dir() / PHASE_NAMES
+    names: dict[str, dict[int, PhaseName]] = {}
+    for number, row in read_rows(path, ("rite", "index", "name", "en")):
+        if not row["index"].isdigit() or not row["en"].strip():
+            raise SourceError(path, "a row needs a phase index and an English name", number)
+        rite = names.setdefault(row["rite"], {})
+        index = int(row["index"])
+        if index in rite:
+            raise SourceError(path, f"phase {index} of {row['rite']} named twice", number)
+        rite[index] = PhaseName(number, row["name"], row["en"].strip())
+    return names
 
 
 def _passage_phases(passages, phases, segment_spans) -> dict[str, tuple[int, ...]]:
