@@ -65,6 +65,15 @@ def test_phase_reads_clause_by_clause(client, ask):
     assert "not a translation" in html
 
 
+def test_a_group_acts_in_the_plural(client):
+    """衆賓 names several: the reading says "the other guests enter", not "enters" (迎賓:
+    衆賓皆入門左), as two named agents do; the host alone "enters"."""
+    html = client.get("/read/xiangshe/5").get_data(as_text=True)
+    entering = _text(_section(html, "jing-4.4.2"))
+    assert "the other guests enter" in entering, entering
+    assert "the other guests enters" not in _text(html)
+
+
 def test_notes_beneath_their_clause(client):
     html = client.get("/read/xiangshe/6").get_data(as_text=True)
     first = _section(html, "jing-5.1.2")  # 注 將獻賓也 spans 主人坐取爵于上篚 / 以降

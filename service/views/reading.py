@@ -111,9 +111,10 @@ class Event:
                 add(self.args["coAgent"])
         else:
             parts.append(("(no agent in the graph)", "", ""))
-        verb = _verb(self.kind.en if self.kind else "act", plural=len(agents) > 1)
+        plural = len(agents) > 1 or any(_plural(a.en) for a in agents)
+        verb = _verb(self.kind.en if self.kind else "act", plural=plural)
         if self.negated:
-            verb = ("do not " if len(agents) > 1 else "does not ") + _bare(
+            verb = ("do not " if plural else "does not ") + _bare(
                 self.kind.en if self.kind else "act"
             )
         parts.append((" " + verb, "", self.kind.iri if self.kind else ""))
@@ -188,6 +189,28 @@ def _verb(label: str, plural: bool = False) -> str:
     else:
         head += "s"
     return " ".join([head, *words[1:]])
+
+
+#: English plurals that do not end in -s (丈夫 the men, 婦人 the women)
+IRREGULAR_PLURALS = {"men", "women", "people", "children"}
+
+
+def _plural(label: str) -> bool:
+    """Whether a role's English label names several: its head noun, before any "of", is a
+    plural ("the other guests", "the three pairs"; not "the master of the officers").
+
+    >>> [_plural(x) for x in ("the other guests", "the men", "the master of the officers")]
+    [True, True, False]
+    >>> [_plural(x) for x in ("the guest", "the host's assistant", "the impersonator's companion")]
+    [False, False, False]
+    """
+    head = (label or "").split(" of ")[0].split()
+    if not head:
+        return False
+    word = head[-1].lower()
+    return word in IRREGULAR_PLURALS or (
+        word.endswith("s") and not word.endswith(("ss", "us", "is", "'s"))
+    )
 
 
 def _the(label: str) -> str:
