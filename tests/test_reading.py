@@ -74,6 +74,14 @@ def test_a_group_acts_in_the_plural(client):
     assert "the other guests enters" not in _text(html)
 
 
+def test_an_act_that_names_its_cup_reads_the_cup_once(client):
+    """卒爵 ("drain the cup") with its cup, the 爵, implied: "drains the jue cup", not "drains
+    the cup the jue cup" (獻賓: 賓西階上北面坐卒爵)."""
+    text = _text(_section(client.get("/read/xiangshe/6").get_data(as_text=True), "jing-5.23.1"))
+    assert "the guest drains the jue cup" in text, text
+    assert "the cup the" not in text
+
+
 def test_notes_beneath_their_clause(client):
     html = client.get("/read/xiangshe/6").get_data(as_text=True)
     first = _section(html, "jing-5.1.2")  # 注 將獻賓也 spans 主人坐取爵于上篚 / 以降

@@ -117,6 +117,9 @@ class Event:
             verb = ("do not " if plural else "does not ") + _bare(
                 self.kind.en if self.kind else "act"
             )
+        themes = self.args.get("theme", [])
+        if themes and verb.endswith(" the cup") and all(a.en.endswith("cup") for a in themes):
+            verb = verb.removesuffix(" the cup")  # "drains the jue cup", not "the cup the jue cup"
         parts.append((" " + verb, "", self.kind.iri if self.kind else ""))
         carry = _intransitive(self.kind.en if self.kind else "")
         for key, prefix in (
@@ -166,8 +169,10 @@ def _intransitive(label: str) -> bool:
 
 
 def _bare(label: str) -> str:
-    """A label as a bare verb: "offer (the cup)" → "offer"."""
-    return re.sub(r"\s*\([^)]*\)", "", label or "act").strip() or "act"
+    """A label as a bare verb: "offer (the cup)" → "offer"; of two senses, the first ("load;
+    carry" → "load")."""
+    first = (label or "act").split(";")[0]
+    return re.sub(r"\s*\([^)]*\)", "", first).strip() or "act"
 
 
 def _verb(label: str, plural: bool = False) -> str:
@@ -191,6 +196,9 @@ def _verb(label: str, plural: bool = False) -> str:
     return " ".join([head, *words[1:]])
 
 
+#: role labels that take no article (人 someone)
+PRONOUNS = {"someone", "anyone", "everyone"}
+
 #: English plurals that do not end in -s (丈夫 the men, 婦人 the women)
 IRREGULAR_PLURALS = {"men", "women", "people", "children"}
 
@@ -201,6 +209,8 @@ def _plural(label: str) -> bool:
 
     >>> [_plural(x) for x in ("the other guests", "the men", "the master of the officers")]
     [True, True, False]
+    >>> _plural("the father's and elder kinsmen")
+    True
     >>> [_plural(x) for x in ("the guest", "the host's assistant", "the impersonator's companion")]
     [False, False, False]
     """
@@ -208,13 +218,25 @@ def _plural(label: str) -> bool:
     if not head:
         return False
     word = head[-1].lower()
-    return word in IRREGULAR_PLURALS or (
-        word.endswith("s") and not word.endswith(("ss", "us", "is", "'s"))
+    return (
+        word in IRREGULAR_PLURALS
+        or word.endswith("smen")
+        or (word.endswith("s") and not word.endswith(("ss", "us", "is", "'s")))
     )
 
 
 def _the(label: str) -> str:
-    """A role or thing with its article: "guest" → "the guest" (directions stay bare)."""
+    """A role or thing with its article: "guest" → "the guest" (directions stay bare); of two
+    senses, the second in brackets ("aunt; mother-in-law" → "the aunt (mother-in-law)").
+
+    >>> [_the(x) for x in ("guest", "aunt; mother-in-law", "the bride; wife", "someone")]
+    ['the guest', 'the aunt (mother-in-law)', 'the bride (wife)', 'someone']
+    """
+    first, sep, other = (label or "").partition("; ")
+    if sep:
+        return f"{_the(first)} ({other})"
+    if label in PRONOUNS:
+        return label
     if not label or label[0].isupper() or label.startswith(("the ", "a ", "an ")):
         return label
     if label in ("north", "south", "east", "west") or re.fullmatch(r"(north|south)-\w+", label):
