@@ -82,6 +82,23 @@ def test_an_act_that_names_its_cup_reads_the_cup_once(client):
     assert "the cup the" not in text
 
 
+@pytest.mark.parametrize(
+    "phase, clause, reads",
+    [
+        (1, "jing-1.2.1", "the host invites the guest in advance"),  # 主人戒賓
+        (4, "jing-3.2.2", "the host summons the guest"),  # 乃速賓
+        (8, "jing-7.6.2", "the host pledges the guest"),  # 酬之
+    ],
+)
+def test_a_recipient_that_is_the_verbs_object_reads_as_its_object(client, phase, clause, reads):
+    """Not "invites in advance to the guest": the one invited, summoned or pledged is the
+    verb's object."""
+    html = client.get(f"/read/xiangshe/{phase}").get_data(as_text=True)
+    text = _text(_section(html, clause))
+    assert reads in text, text
+    assert " to the guest" not in text
+
+
 def test_notes_beneath_their_clause(client):
     html = client.get("/read/xiangshe/6").get_data(as_text=True)
     first = _section(html, "jing-5.1.2")  # 注 將獻賓也 spans 主人坐取爵于上篚 / 以降

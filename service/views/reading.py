@@ -120,17 +120,25 @@ class Event:
         themes = self.args.get("theme", [])
         if themes and verb.endswith(" the cup") and all(a.en.endswith("cup") for a in themes):
             verb = verb.removesuffix(" the cup")  # "drains the jue cup", not "the cup the jue cup"
+        recipients = self.args.get("recipient", [])
+        verb, after, to = _recipient_place(verb) if recipients else (verb, "", " to ")
         parts.append((" " + verb, "", self.kind.iri if self.kind else ""))
+        as_object = bool(recipients) and not to
+        if as_object:  # the recipient is the verb's object: "invites the guest in advance"
+            parts.append((" ", "", ""))
+            add(recipients)
+            if after:
+                parts.append((after, "", ""))
         carry = _intransitive(self.kind.en if self.kind else "")
         for key, prefix in (
             ("theme", " with " if carry else " "),
-            ("recipient", " to "),
+            ("recipient", to),
             ("source", " from "),
             ("location", " at "),
             ("via", " by "),
             ("destination", " to "),
         ):
-            args = self.args.get(key, [])
+            args = [] if key == "recipient" and as_object else self.args.get(key, [])
             for i, a in enumerate(args):
                 label = a.en or a.zh
                 if key in ("location", "destination") and RELATIVE.match(label):
@@ -138,8 +146,6 @@ class Event:
                     parts.append((before, "", ""))
                     parts.append((label, a.mark, a.iri))
                     continue
-                if i == 0 and prefix == " to " and verb.endswith(" to"):
-                    prefix = " "  # "goes to the basin", not "goes to to"
                 parts.append((prefix if i == 0 else " and ", "", ""))
                 parts.append((_the(label), a.mark, a.iri))
         if self.args.get("facing"):
@@ -158,6 +164,66 @@ RELATIVE = re.compile(
 )
 #: acts that take no object: their theme is what the agent carries (降 with the cup)
 INTRANSITIVE = {"kneel", "rise", "stand", "sit", "return", "enter", "withdraw", "turn", "wait"}
+
+
+#: how an act's recipient follows its English verb, by the verb's first word: as its object
+#: ("" : after that word, "invites the guest in advance", "sees the guest off") or with another
+#: word than "to" ("condoles with the host"); every other verb: "bows to the guest"
+RECIPIENT_AFTER = {
+    **dict.fromkeys(
+        (
+            "assist",
+            "ask",
+            "bless",
+            "command",
+            "feast",
+            "follow",
+            "honour",
+            "invite",
+            "join",
+            "lead",
+            "match",
+            "pledge",
+            "see",
+            "summon",
+            "urge",
+            "welcome",
+        ),
+        "",
+    ),
+    "condole": " with ",
+}
+#: words that end a verb whose recipient comes straight after it ("goes to meet the guest",
+#: "calls upon the grandee", "goes to the basin", not "goes to to")
+RECIPIENT_NEXT = {"to", "at", "upon", "for", "with", "on", "meet", "meets"}
+
+
+def _recipient_place(verb: str) -> tuple[str, str, str]:
+    """A conjugated verb, split where its recipient goes: (the verb up to the recipient, the
+    rest of the verb after it, the word before the recipient where it follows the whole verb).
+
+    >>> _recipient_place("invites in advance"), _recipient_place("pledges")
+    (('invites', ' in advance', ''), ('pledges', '', ''))
+    >>> _recipient_place("goes to meet"), _recipient_place("does not see off")
+    (('goes to meet', '', ' '), ('does not see', ' off', ''))
+    >>> _recipient_place("bows twice"), _recipient_place("condoles")
+    (('bows twice', '', ' to '), ('condoles', '', ' with '))
+    """
+    for negation in ("does not ", "do not "):
+        if verb.startswith(negation):
+            head, after, to = _recipient_place(verb.removeprefix(negation))
+            return negation + head, after, to
+    words = verb.split(" ")
+    if words[-1] in RECIPIENT_NEXT:
+        return verb, "", " "
+    stem = re.sub(r"(?<=[^aeiou])ies$", "y", words[0]) if words[0].endswith("ies") else words[0]
+    for form in (words[0], stem, stem.removesuffix("es"), stem.removesuffix("s")):
+        if form in RECIPIENT_AFTER:
+            how = RECIPIENT_AFTER[form]
+            if how:
+                return verb, "", how
+            return words[0], "".join(" " + w for w in words[1:]), ""
+    return verb, "", " to "
 
 
 def _intransitive(label: str) -> bool:
