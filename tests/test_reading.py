@@ -99,6 +99,14 @@ def test_a_recipient_that_is_the_verbs_object_reads_as_its_object(client, phase,
     assert " to the guest" not in text
 
 
+def test_the_thing_of_an_act_that_names_its_object_follows_a_colon(client):
+    """祭 is "make the offering": its thing reads "makes the offering: the wine", not "makes
+    the offering the wine" (獻賓: 遂祭酒)."""
+    html = client.get("/read/xiangshe/6").get_data(as_text=True)
+    text = _text(_section(html, "jing-5.21.14"))
+    assert "the guest makes the offering: the wine" in text, text
+
+
 def test_notes_beneath_their_clause(client):
     html = client.get("/read/xiangshe/6").get_data(as_text=True)
     first = _section(html, "jing-5.1.2")  # 注 將獻賓也 spans 主人坐取爵于上篚 / 以降

@@ -131,7 +131,7 @@ class Event:
                 parts.append((after, "", ""))
         carry = _intransitive(self.kind.en if self.kind else "")
         for key, prefix in (
-            ("theme", " with " if carry else " "),
+            ("theme", " with " if carry else (": " if _has_object(verb) else " ")),
             ("recipient", to),
             ("source", " from "),
             ("location", " at "),
@@ -153,7 +153,7 @@ class Event:
             add(self.args["facing"])
         count = self.texts.get("count", "1")
         if count != "1":
-            parts.append((" twice" if count == "2" else f" {count} times", "", ""))
+            parts.append((" " + TIMES.get(count, f"{count} times"), "", ""))
         return parts
 
 
@@ -226,6 +226,20 @@ def _recipient_place(verb: str) -> tuple[str, str, str]:
     return verb, "", " to "
 
 
+#: a count of acts in words
+TIMES = {"2": "twice", "3": "three times", "4": "four times", "5": "five times"}
+
+
+def _has_object(verb: str) -> bool:
+    """Whether a verb phrase holds its own object ("makes the offering", "gives a parting
+    gift"): the thing handled then follows after a colon, "makes the offering: the dried meat".
+
+    >>> [_has_object(v) for v in ("makes the offering", "gives a parting gift", "sets out")]
+    [True, True, False]
+    """
+    return bool(re.search(r" (the|a|an) [\w' -]+$", verb))
+
+
 def _intransitive(label: str) -> bool:
     words = _bare(label).split()
     return bool(words) and (
@@ -236,8 +250,8 @@ def _intransitive(label: str) -> bool:
 
 def _bare(label: str) -> str:
     """A label as a bare verb: "offer (the cup)" → "offer"; of two senses, the first ("load;
-    carry" → "load")."""
-    first = (label or "act").split(";")[0]
+    carry" → "load", "step back, withdraw" → "step back")."""
+    first = re.split(r"[;,]", label or "act")[0]
     return re.sub(r"\s*\([^)]*\)", "", first).strip() or "act"
 
 
