@@ -121,6 +121,12 @@ def _setting_options(command):
 @click.option("--no-build", is_flag=True, help="Serve the build as it is; do not rebuild.")
 def serve(build_dir, host, port, no_build, **given):
     """Build the graph if its inputs changed, then serve it: SPARQL endpoint, pages, downloads."""
+    import faulthandler
+    import signal
+
+    # kill -USR1 <pid>: every thread's stack to stderr, to see what a server that will not
+    # stop (or answer) is waiting for, without stopping it
+    faulthandler.register(signal.SIGUSR1, all_threads=True)
     path = _build_dir(build_dir)
     from yili_kg.service.config import resolve_config, start_pool
 

@@ -207,6 +207,8 @@ def test_ctrl_c_stops_serve_and_its_workers_without_a_traceback(build_dir):
         try:  # a liveness bound, not a timing: generous for a loaded CI machine
             _, stderr = process.communicate(timeout=90)
         except subprocess.TimeoutExpired:
+            os.kill(process.pid, signal.SIGUSR1)  # its threads' stacks: where it waits
+            time.sleep(3)
             os.killpg(process.pid, signal.SIGKILL)
             _, stderr = process.communicate()
             pytest.fail("yili-kg serve did not stop in 90 s after Ctrl-C:\n" + stderr.decode())
@@ -216,6 +218,23 @@ def test_ctrl_c_stops_serve_and_its_workers_without_a_traceback(build_dir):
             process.communicate()  # read and close the pipe: none left open for the next test
     assert b"Traceback" not in stderr, stderr.decode()
     _wait_gone(workers, "a worker outlived Ctrl-C")
+
+
+def test_sigusr1_prints_the_servers_stacks_and_it_serves_on(build_dir):
+    """kill -USR1 shows what every thread of a running server is doing (faulthandler), the
+    way to see where a server that will not stop waits; the server answers on."""
+    process = _serve(build_dir, stderr=subprocess.PIPE, start_new_session=True)
+    try:
+        assert _first_answer(process, HOST_ACTS)["boolean"] is True
+        os.kill(process.pid, signal.SIGUSR1)
+        time.sleep(1)
+        assert _sparql(process, HOST_ACTS)["boolean"] is True
+    finally:
+        os.killpg(process.pid, signal.SIGKILL)
+        _, stderr = process.communicate()
+    text = stderr.decode()
+    assert "Current thread" in text or "Thread 0x" in text, text
+    assert "serve_until_stopped" in text, text  # the main thread, in the web server's loop
 
 
 def test_serve_without_a_build_says_what_to_do(tmp_path):
