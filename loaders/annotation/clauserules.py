@@ -6053,8 +6053,9 @@ def stance_after_move(r, subjects, rl) -> bool:
     move = last[1]
     if not r.is_a(move.kind, r.lex.label(YL.Movement)):
         return False
-    if not any(key in move.fields for key in rl.words["placed"]):
-        return False
+    placed = [v for key in rl.words["placed"] for v in move.fields.get(key, ())]
+    if not placed or all(v in word_class("compass") for v in placed):
+        return False  # (祝受以東，北面于户西: a way gone, 東, is no place left for the act)
     ctx.pending = ((), tuple(r.at))
     ctx.pending_at = ctx.clauses
     ctx.pending_sentence = ctx.sentence
@@ -7043,3 +7044,30 @@ def past_the_assistant(r, subjects, rl) -> bool:
         event.set("to", (ruler,), "?")
         done = True
     return done
+
+
+# --- r-agent6 rules
+
+
+@rule("goes-that-way")
+def goes_that_way(r, tokens, i, rl):
+    """少牢饋食禮 祝受以東 / 既夕禮 宰舉幣以東 / 聘禮 有司二人坐舉皮以東: 以 and a compass word
+    ending a clause, right after its act of taking up or receiving a thing, is going that way
+    with it (行 dest=東, what was taken carried, implied), the same doer: an act, not a place
+    of the taking (降自阼階以東: after a movement, only where it goes, no act)."""
+    nxt = _next(tokens, i)
+    if tokens[i].text not in rl.words["with"] or not r.events or nxt is None:
+        return None
+    if _next(tokens, i + 1) is not None or nxt.text not in word_class("compass"):
+        return None
+    taken, before = r.events[-1], tokens[i - 1]
+    if taken.kind not in rl.words["takes"]:
+        return None
+    if before.of("action") != taken.kind and not before.of("object"):
+        return None  # (the act right before 以, or the thing it takes)
+    r.verb(rl.word("act"), tokens, i)
+    if r.events and r.events[-1] is not taken:
+        r.events[-1].set("dest", (nxt.text,))
+        if taken.fields.get("theme"):
+            r.events[-1].set("theme", taken.fields["theme"], "?")
+    return 2
