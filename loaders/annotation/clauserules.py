@@ -111,11 +111,11 @@ def relayed_words(r, tokens, i, rl):
 
 @rule("goes-before")
 def goes_before(r, tokens, i, rl):
-    """士虞禮 祝前尸 / 有司徹 祝前: a clause that is only a person and 前 (and the one he goes
-    before) is his going before, leading (帥; 注: 前，道也), the other the one led: an act, not
-    a place in front of him nor a description."""
+    """士虞禮 祝前尸 / 有司徹 祝前 / 少牢饋食禮 祝先: a clause that is only a person and 前 or 先
+    (and the one he goes before) is his going before, leading (帥; 注: 前，道也), the other the
+    one led: an act, not a place in front of him nor a description."""
     texts = [t.text for t in tokens]
-    if i or len(tokens) not in (2, 3) or texts[1] != rl.word("before") or r.subjects:
+    if i or len(tokens) not in (2, 3) or texts[1] not in rl.words["before"] or r.subjects:
         return None
     if not tokens[0].of("role") or (len(tokens) == 3 and not tokens[2].of("role")):
         return None
@@ -7071,3 +7071,21 @@ def goes_that_way(r, tokens, i, rl):
         if taken.fields.get("theme"):
             r.events[-1].set("theme", taken.fields["theme"], "?")
     return 2
+
+
+@rule("goes-ahead")
+def goes_ahead(r, tokens, i, rl):
+    """士喪禮 夏祝…執醴先 / 小臣二人執戈先 / 祝…遂先: 先 ending a clause right after its act of
+    holding a thing, or 遂先 the whole clause, is going ahead with it (行), the same doer, not
+    'first' before an act that is not written; a thing alone before 先 (瑟先, 重先) is no one's
+    going and no person's (no act here)."""
+    texts = [t.text for t in tokens]
+    if not i and texts == [texts[0], rl.word("ahead")] and texts[0] in rl.words["then"]:
+        r.verb(rl.word("act"), tokens, 1)
+        return 2
+    if texts[i] != rl.word("ahead") or _next(tokens, i) is not None or not r.events:
+        return None
+    if r.events[-1].kind not in rl.words["holds"]:
+        return None
+    r.verb(rl.word("act"), tokens, i)
+    return 1
