@@ -13,7 +13,7 @@ clause's events in place.
 from __future__ import annotations
 
 import re
-from itertools import takewhile
+from itertools import islice, takewhile
 from typing import TYPE_CHECKING
 
 from yili_kg.loaders.annotation.annotations import Event, paragraph_of, sentence_of
@@ -2605,12 +2605,18 @@ def verb(r, tokens, i, rl):
 @rule("group-member")
 def group_member(r, tokens, i, rl):
     """大夫卒受者以虛觶降: a role that is one member of the group named just before it (the
-    last of the 大夫 to receive) is the subject in the group's place, not beside it."""
+    last of the 大夫 to receive) is the subject in the group's place, not beside it; so the
+    juniors of a side (特牲饋食禮 賓弟子及兄弟弟子洗: the 弟子 of the guests' and of the
+    brothers' side, 注: 弟子，後生也), each right after the side it is of."""
     role = tokens[i].of("role")
-    if role in rl.words["member"] and r.subjects and not r.joined and not r.events:
-        r.subjects[-1] = role
-        return 1
-    return None
+    if role not in rl.words["member"] or not r.subjects or r.events:
+        return None
+    if r.joined and tokens[i - 1].of("role") != r.subjects[-1]:
+        return None
+    r.subjects[-1] = role
+    if r.subjects.count(role) > 1:
+        r.subjects.pop()
+    return 1
 
 
 @rule("each-pair")
@@ -7088,4 +7094,31 @@ def goes_ahead(r, tokens, i, rl):
     if r.events[-1].kind not in rl.words["holds"]:
         return None
     r.verb(rl.word("act"), tokens, i)
+    return 1
+
+
+@rule("elders-each")
+def elders_each(r, tokens, i, rl):
+    """特牲饋食禮 賓弟子及兄弟弟子洗…舉觶于其長…長皆答拜 / 長皆執以興: 長皆 opening a clause,
+    no one named, after the juniors (弟子) of two sides were named in the last clauses, is the
+    elder of each side, the member the ontology names its eldest (兄弟 → 長兄弟) or the side's
+    own head (賓): not the juniors carried over, nor the last to act."""
+    nxt = _next(tokens, i)
+    if i or tokens[i].kinds or tokens[i].text != rl.word("elder") or r.subjects:
+        return None
+    if nxt is None or nxt.text != rl.word("all"):
+        return None
+    sides: list[str] = []
+    for text in islice(reversed(r.ctx.texts.values()), int(rl.word("within"))):
+        if sides:
+            break
+        words = tokenize(text, r.lex)
+        sides = [
+            side
+            for before, word in zip(words, words[1:], strict=False)
+            if word.of("role") == rl.word("junior") and (side := before.of("role") or "")
+        ]
+    if len(sides) < 2:
+        return None
+    r.subjects[:] = [_eldest_member(r, side, rl) or side for side in sides]
     return 1
