@@ -5869,8 +5869,14 @@ def dress_worn(r, subjects, rl) -> bool:
     if not subjects or r.at or r.face:
         return False
     rest = [t for t in tokenize(r.text, r.lex) if not t.of("role")]
-    if not rest or any(t.of("action") or t.of("place") or t.of("direction") for t in rest):
+    dress_act = rl.word("act")  # 玄端: a garment the act of dress is named by, no other act
+    if not rest or any(
+        t.of("place") or t.of("direction") or (t.of("action") and not worn(t, (), dress_act))
+        for t in rest
+    ):
         return False
+    if any(t.of("action") for t in rest) and not all(t.kinds for t in rest):
+        return False  # 記 三王共皮弁素積: what they have in common (共), no one dressing
     if not any(c in t.text for t in rest for c in rl.words["dress"]):
         return False
     event = r.new_event(rl.word("act"))
@@ -7122,3 +7128,39 @@ def elders_each(r, tokens, i, rl):
         return None
     r.subjects[:] = [_eldest_member(r, side, rl) or side for side in sides]
     return 1
+
+
+def worn(token: Token, dress: tuple[str, ...], act: str) -> bool:
+    """Whether ``token`` can name what one wears: a thing, or a word no term names, with a
+    word of dress in it (韋弁, 爵韠, 衰, 紒; any, with no words of dress given), no act but the
+    dress's own (玄端: 服), no person, place or direction."""
+    if token.kinds.keys() - {"object", "action"}:
+        return False
+    if token.of("action") and (token.of("action") != act or not token.of("object")):
+        return False
+    return not dress or any(c in token.text for c in dress)
+
+
+@rule("dressed-to-act")
+def dressed_to_act(r, tokens, i, rl):
+    """聘禮 上介韋弁以受 / 主人長衣練冠以受 / 衰而出; 士冠禮 主人紒而迎賓: the dress a clause names
+    right after its subject (or opening it), before 以 or 而 and an act, is his putting it on,
+    服 (the garments its theme), then the act, by the same one: not a thing he takes (以受),
+    nor words passed over."""
+    dressed = rule_named("dress-worn")
+    dress, act = dressed.words["dress"], dressed.word("act")
+    if r.events or any(not (t.of("role") or t.text in rl.words["also"]) for t in tokens[:i]):
+        return None
+    k = i
+    while k < len(tokens) and worn(tokens[k], dress, act):
+        k += 1
+    after = _next(tokens, k)
+    if k == i or after is None or tokens[k].text not in rl.words["then"]:
+        return None
+    if "action" not in after.kinds:
+        return None
+    event = r.new_event(act)
+    things = tuple(t.of("object") or "" for t in tokens[i:k] if t.of("object"))
+    if things:
+        event.set("theme", things)
+    return k - i
