@@ -7134,7 +7134,7 @@ def worn(token: Token, dress: tuple[str, ...], act: str) -> bool:
     """Whether ``token`` can name what one wears: a thing, or a word no term names, with a
     word of dress in it (韋弁, 爵韠, 衰, 紒; any, with no words of dress given), no act but the
     dress's own (玄端: 服), no person, place or direction."""
-    if token.kinds.keys() - {"object", "action"}:
+    if token.kinds.keys() - {"object", "action"} or is_function_word(token.text):
         return False
     if token.of("action") and (token.of("action") != act or not token.of("object")):
         return False
@@ -7146,21 +7146,45 @@ def dressed_to_act(r, tokens, i, rl):
     """聘禮 上介韋弁以受 / 主人長衣練冠以受 / 衰而出; 士冠禮 主人紒而迎賓: the dress a clause names
     right after its subject (or opening it), before 以 or 而 and an act, is his putting it on,
     服 (the garments its theme), then the act, by the same one: not a thing he takes (以受),
-    nor words passed over."""
+    nor words passed over; right after one sent (君使卿韋弁), ending the clause too, his."""
     dressed = rule_named("dress-worn")
     dress, act = dressed.words["dress"], dressed.word("act")
-    if r.events or any(not (t.of("role") or t.text in rl.words["also"]) for t in tokens[:i]):
+    sent = _sent_one(r, tokens, i, rl)
+    if (r.events and not sent) or any(
+        not (t.of("role") or t.text in rl.words["also"]) for t in tokens[: i - 2 if sent else i]
+    ):
         return None
     k = i
-    while k < len(tokens) and worn(tokens[k], dress, act):
-        k += 1
-    after = _next(tokens, k)
-    if k == i or after is None or tokens[k].text not in rl.words["then"]:
-        return None
-    if "action" not in after.kinds:
+    while k < len(tokens) and worn(tokens[k], (), act):
+        k += 1  # (長衣練冠: the words of dress and what goes with them)
+    if not any(worn(t, dress, act) for t in tokens[i:k]) or not _dress_ends(
+        tokens, k, bool(sent), rl
+    ):
         return None
     event = r.new_event(act)
+    if sent:
+        event.set("agent", sent)
     things = tuple(t.of("object") or "" for t in tokens[i:k] if t.of("object"))
     if things:
         event.set("theme", things)
     return k - i
+
+
+def _dress_ends(tokens: Tokens, k: int, sent: bool, rl: Rule) -> bool:
+    """Whether dress read up to ``k`` is followed as rule dressed-to-act needs: 以|而 and an
+    act; after one sent, also the clause's end or a word no term names (韋弁歸禮: 歸)."""
+    if k >= len(tokens):
+        return sent
+    after = _next(tokens, k)
+    if sent and (after is None or not tokens[k].kinds):
+        return not tokens[k].kinds
+    return after is not None and tokens[k].text in rl.words["then"] and "action" in after.kinds
+
+
+def _sent_one(r, tokens: Tokens, i: int, rl: Rule) -> tuple[str, ...]:
+    """聘禮 君使卿韋弁: the one just sent (使X) right before the dress, who puts it on."""
+    if i < 2 or not r.events or r.events[-1].kind not in rl.words["send"]:
+        return ()
+    role = tokens[i - 1].of("role")
+    sent = r.events[-1].fields.get("to", ())
+    return (role,) if role and role in sent and tokens[i - 2].of("action") else ()
