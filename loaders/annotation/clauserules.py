@@ -5865,10 +5865,14 @@ def dress_worn(r, subjects, rl) -> bool:
     """既夕禮 丈夫髽 / 衆主人布帶 / 士虞禮 祝免 / 士昏禮 女次 / 姆纚笄宵衣: a person named
     and only the dress he has on (a word of dress, 髽 免 絰 帶 衰 次 袗 纚 笄, and the words
     that qualify it), no verb, no place, is his wearing it, 服 (the garments the terms name its
-    theme), not a description; his name stays the subject of the next clause, as before."""
-    if not subjects or r.at or r.face:
+    theme), not a description; his name stays the subject of the next clause, as before; with
+    where he puts it on, 于X ending the clause (士喪禮 衆主人免于房, 婦人髽于室 → at=); not with no
+    one named (魚次腊特于俎北: 次, next, no dress)."""
+    if not subjects or r.face:
         return False
     rest = [t for t in tokenize(r.text, r.lex) if not t.of("role")]
+    if r.at:
+        rest = list(takewhile(lambda t: t.text not in rl.words["at"], rest))
     dress_act = rl.word("act")  # 玄端: a garment the act of dress is named by, no other act
     if not rest or any(
         t.of("place") or t.of("direction") or (t.of("action") and not worn(t, (), dress_act))
@@ -5884,6 +5888,9 @@ def dress_worn(r, subjects, rl) -> bool:
     things = [t.of("object") for t in rest if t.of("object")]
     if things:
         event.set("theme", tuple(things))
+    if r.at:
+        event.set("at", tuple(r.known_place(a) for a in r.at))
+        r.at.clear()
     r.ctx.pending = (tuple(subjects), ())
     r.ctx.pending_at = r.ctx.clauses
     r.ctx.pending_sentence = r.ctx.sentence
