@@ -13,7 +13,7 @@ clause's events in place.
 from __future__ import annotations
 
 import re
-from itertools import takewhile
+from itertools import islice, takewhile
 from typing import TYPE_CHECKING
 
 from yili_kg.loaders.annotation.annotations import Event, paragraph_of, sentence_of
@@ -111,11 +111,11 @@ def relayed_words(r, tokens, i, rl):
 
 @rule("goes-before")
 def goes_before(r, tokens, i, rl):
-    """士虞禮 祝前尸 / 有司徹 祝前: a clause that is only a person and 前 (and the one he goes
-    before) is his going before, leading (帥; 注: 前，道也), the other the one led: an act, not
-    a place in front of him nor a description."""
+    """士虞禮 祝前尸 / 有司徹 祝前 / 少牢饋食禮 祝先: a clause that is only a person and 前 or 先
+    (and the one he goes before) is his going before, leading (帥; 注: 前，道也), the other the
+    one led: an act, not a place in front of him nor a description."""
     texts = [t.text for t in tokens]
-    if i or len(tokens) not in (2, 3) or texts[1] != rl.word("before") or r.subjects:
+    if i or len(tokens) not in (2, 3) or texts[1] not in rl.words["before"] or r.subjects:
         return None
     if not tokens[0].of("role") or (len(tokens) == 3 and not tokens[2].of("role")):
         return None
@@ -2605,12 +2605,18 @@ def verb(r, tokens, i, rl):
 @rule("group-member")
 def group_member(r, tokens, i, rl):
     """大夫卒受者以虛觶降: a role that is one member of the group named just before it (the
-    last of the 大夫 to receive) is the subject in the group's place, not beside it."""
+    last of the 大夫 to receive) is the subject in the group's place, not beside it; so the
+    juniors of a side (特牲饋食禮 賓弟子及兄弟弟子洗: the 弟子 of the guests' and of the
+    brothers' side, 注: 弟子，後生也), each right after the side it is of."""
     role = tokens[i].of("role")
-    if role in rl.words["member"] and r.subjects and not r.joined and not r.events:
-        r.subjects[-1] = role
-        return 1
-    return None
+    if role not in rl.words["member"] or not r.subjects or r.events:
+        return None
+    if r.joined and tokens[i - 1].of("role") != r.subjects[-1]:
+        return None
+    r.subjects[-1] = role
+    if r.subjects.count(role) > 1:
+        r.subjects.pop()
+    return 1
 
 
 @rule("each-pair")
@@ -5859,12 +5865,22 @@ def dress_worn(r, subjects, rl) -> bool:
     """既夕禮 丈夫髽 / 衆主人布帶 / 士虞禮 祝免 / 士昏禮 女次 / 姆纚笄宵衣: a person named
     and only the dress he has on (a word of dress, 髽 免 絰 帶 衰 次 袗 纚 笄, and the words
     that qualify it), no verb, no place, is his wearing it, 服 (the garments the terms name its
-    theme), not a description; his name stays the subject of the next clause, as before."""
-    if not subjects or r.at or r.face:
+    theme), not a description; his name stays the subject of the next clause, as before; with
+    where he puts it on, 于X ending the clause (士喪禮 衆主人免于房, 婦人髽于室 → at=); not with no
+    one named (魚次腊特于俎北: 次, next, no dress)."""
+    if not subjects or r.face:
         return False
     rest = [t for t in tokenize(r.text, r.lex) if not t.of("role")]
-    if not rest or any(t.of("action") or t.of("place") or t.of("direction") for t in rest):
+    if r.at:
+        rest = list(takewhile(lambda t: t.text not in rl.words["at"], rest))
+    dress_act = rl.word("act")  # 玄端: a garment the act of dress is named by, no other act
+    if not rest or any(
+        t.of("place") or t.of("direction") or (t.of("action") and not worn(t, (), dress_act))
+        for t in rest
+    ):
         return False
+    if any(t.of("action") for t in rest) and not all(t.kinds for t in rest):
+        return False  # 記 三王共皮弁素積: what they have in common (共), no one dressing
     if not any(c in t.text for t in rest for c in rl.words["dress"]):
         return False
     event = r.new_event(rl.word("act"))
@@ -5872,6 +5888,9 @@ def dress_worn(r, subjects, rl) -> bool:
     things = [t.of("object") for t in rest if t.of("object")]
     if things:
         event.set("theme", tuple(things))
+    if r.at:
+        event.set("at", tuple(r.known_place(a) for a in r.at))
+        r.at.clear()
     r.ctx.pending = (tuple(subjects), ())
     r.ctx.pending_at = r.ctx.clauses
     r.ctx.pending_sentence = r.ctx.sentence
@@ -6053,8 +6072,9 @@ def stance_after_move(r, subjects, rl) -> bool:
     move = last[1]
     if not r.is_a(move.kind, r.lex.label(YL.Movement)):
         return False
-    if not any(key in move.fields for key in rl.words["placed"]):
-        return False
+    placed = [v for key in rl.words["placed"] for v in move.fields.get(key, ())]
+    if not placed or all(v in word_class("compass") for v in placed):
+        return False  # (祝受以東，北面于户西: a way gone, 東, is no place left for the act)
     ctx.pending = ((), tuple(r.at))
     ctx.pending_at = ctx.clauses
     ctx.pending_sentence = ctx.sentence
@@ -7043,3 +7063,135 @@ def past_the_assistant(r, subjects, rl) -> bool:
         event.set("to", (ruler,), "?")
         done = True
     return done
+
+
+# --- r-agent6 rules
+
+
+@rule("goes-that-way")
+def goes_that_way(r, tokens, i, rl):
+    """少牢饋食禮 祝受以東 / 既夕禮 宰舉幣以東 / 聘禮 有司二人坐舉皮以東: 以 and a compass word
+    ending a clause, right after its act of taking up or receiving a thing, is going that way
+    with it (行 dest=東, what was taken carried, implied), the same doer: an act, not a place
+    of the taking (降自阼階以東: after a movement, only where it goes, no act)."""
+    nxt = _next(tokens, i)
+    if tokens[i].text not in rl.words["with"] or not r.events or nxt is None:
+        return None
+    if _next(tokens, i + 1) is not None or nxt.text not in word_class("compass"):
+        return None
+    taken, before = r.events[-1], tokens[i - 1]
+    if taken.kind not in rl.words["takes"]:
+        return None
+    if before.of("action") != taken.kind and not before.of("object"):
+        return None  # (the act right before 以, or the thing it takes)
+    r.verb(rl.word("act"), tokens, i)
+    if r.events and r.events[-1] is not taken:
+        r.events[-1].set("dest", (nxt.text,))
+        if taken.fields.get("theme"):
+            r.events[-1].set("theme", taken.fields["theme"], "?")
+    return 2
+
+
+@rule("goes-ahead")
+def goes_ahead(r, tokens, i, rl):
+    """士喪禮 夏祝…執醴先 / 小臣二人執戈先 / 祝…遂先: 先 ending a clause right after its act of
+    holding a thing, or 遂先 the whole clause, is going ahead with it (行), the same doer, not
+    'first' before an act that is not written; a thing alone before 先 (瑟先, 重先) is no one's
+    going and no person's (no act here)."""
+    texts = [t.text for t in tokens]
+    if not i and texts == [texts[0], rl.word("ahead")] and texts[0] in rl.words["then"]:
+        r.verb(rl.word("act"), tokens, 1)
+        return 2
+    if texts[i] != rl.word("ahead") or _next(tokens, i) is not None or not r.events:
+        return None
+    if r.events[-1].kind not in rl.words["holds"]:
+        return None
+    r.verb(rl.word("act"), tokens, i)
+    return 1
+
+
+@rule("elders-each")
+def elders_each(r, tokens, i, rl):
+    """特牲饋食禮 賓弟子及兄弟弟子洗…舉觶于其長…長皆答拜 / 長皆執以興: 長皆 opening a clause,
+    no one named, after the juniors (弟子) of two sides were named in the last clauses, is the
+    elder of each side, the member the ontology names its eldest (兄弟 → 長兄弟) or the side's
+    own head (賓): not the juniors carried over, nor the last to act."""
+    nxt = _next(tokens, i)
+    if i or tokens[i].kinds or tokens[i].text != rl.word("elder") or r.subjects:
+        return None
+    if nxt is None or nxt.text != rl.word("all"):
+        return None
+    sides: list[str] = []
+    for text in islice(reversed(r.ctx.texts.values()), int(rl.word("within"))):
+        if sides:
+            break
+        words = tokenize(text, r.lex)
+        sides = [
+            side
+            for before, word in zip(words, words[1:], strict=False)
+            if word.of("role") == rl.word("junior") and (side := before.of("role") or "")
+        ]
+    if len(sides) < 2:
+        return None
+    r.subjects[:] = [_eldest_member(r, side, rl) or side for side in sides]
+    return 1
+
+
+def worn(token: Token, dress: tuple[str, ...], act: str) -> bool:
+    """Whether ``token`` can name what one wears: a thing, or a word no term names, with a
+    word of dress in it (韋弁, 爵韠, 衰, 紒; any, with no words of dress given), no act but the
+    dress's own (玄端: 服), no person, place or direction."""
+    if token.kinds.keys() - {"object", "action"} or is_function_word(token.text):
+        return False
+    if token.of("action") and (token.of("action") != act or not token.of("object")):
+        return False
+    return not dress or any(c in token.text for c in dress)
+
+
+@rule("dressed-to-act")
+def dressed_to_act(r, tokens, i, rl):
+    """聘禮 上介韋弁以受 / 主人長衣練冠以受 / 衰而出; 士冠禮 主人紒而迎賓: the dress a clause names
+    right after its subject (or opening it), before 以 or 而 and an act, is his putting it on,
+    服 (the garments its theme), then the act, by the same one: not a thing he takes (以受),
+    nor words passed over; right after one sent (君使卿韋弁), ending the clause too, his."""
+    dressed = rule_named("dress-worn")
+    dress, act = dressed.words["dress"], dressed.word("act")
+    sent = _sent_one(r, tokens, i, rl)
+    if (r.events and not sent) or any(
+        not (t.of("role") or t.text in rl.words["also"]) for t in tokens[: i - 2 if sent else i]
+    ):
+        return None
+    k = i
+    while k < len(tokens) and worn(tokens[k], (), act):
+        k += 1  # (長衣練冠: the words of dress and what goes with them)
+    if not any(worn(t, dress, act) for t in tokens[i:k]) or not _dress_ends(
+        tokens, k, bool(sent), rl
+    ):
+        return None
+    event = r.new_event(act)
+    if sent:
+        event.set("agent", sent)
+    things = tuple(t.of("object") or "" for t in tokens[i:k] if t.of("object"))
+    if things:
+        event.set("theme", things)
+    return k - i
+
+
+def _dress_ends(tokens: Tokens, k: int, sent: bool, rl: Rule) -> bool:
+    """Whether dress read up to ``k`` is followed as rule dressed-to-act needs: 以|而 and an
+    act; after one sent, also the clause's end or a word no term names (韋弁歸禮: 歸)."""
+    if k >= len(tokens):
+        return sent
+    after = _next(tokens, k)
+    if sent and (after is None or not tokens[k].kinds):
+        return not tokens[k].kinds
+    return after is not None and tokens[k].text in rl.words["then"] and "action" in after.kinds
+
+
+def _sent_one(r, tokens: Tokens, i: int, rl: Rule) -> tuple[str, ...]:
+    """聘禮 君使卿韋弁: the one just sent (使X) right before the dress, who puts it on."""
+    if i < 2 or not r.events or r.events[-1].kind not in rl.words["send"]:
+        return ()
+    role = tokens[i - 1].of("role")
+    sent = r.events[-1].fields.get("to", ())
+    return (role,) if role and role in sent and tokens[i - 2].of("action") else ()

@@ -194,8 +194,8 @@ def dialogue_turn(reader, event, text, rl) -> bool:
     if reader.ctx.topic_role or "cond" in reader.ctx.history[-1][1].fields:
         return False  # 在野，則曰…；庶人則曰…: a list of what each says, not an exchange
     spoken = [e for _, e in reversed(reader.ctx.history[-int(rl.word("within")) :])]
-    if not spoken or "say" not in spoken[0].fields or not spoken[0].agent:
-        return False
+    if not spoken or "say" not in spoken[0].fields or len(spoken[0].agent) != 1:
+        return False  # (賓至擯者請，對曰: two named as one speaker, a misreading, answer no one)
     last = spoken[0]
     to = tuple(x for x in last.fields.get("to", ()) if x not in last.agent)
     before = next((e.agent for e in spoken[1:] if "say" in e.fields and e.agent), ())
