@@ -88,6 +88,7 @@ def test_an_act_that_names_its_cup_reads_the_cup_once(client):
         (1, "jing-1.2.1", "the host invites the guest in advance"),  # 主人戒賓
         (4, "jing-3.2.2", "the host summons the guest"),  # 乃速賓
         (8, "jing-7.6.2", "the host pledges the guest"),  # 酬之
+        (6, "jing-5.5.3", "the host goes to the washing basin"),  # 適洗: not "to to"
     ],
 )
 def test_a_recipient_that_is_the_verbs_object_reads_as_its_object(client, phase, clause, reads):

@@ -146,6 +146,8 @@ class Event:
                     parts.append((before, "", ""))
                     parts.append((label, a.mark, a.iri))
                     continue
+                if i == 0 and prefix == " to " and verb.endswith(" to"):
+                    prefix = " "  # "goes to the basin", not "goes to to"
                 parts.append((prefix if i == 0 else " and ", "", ""))
                 parts.append((_the(label), a.mark, a.iri))
         if self.args.get("facing"):
