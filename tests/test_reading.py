@@ -36,6 +36,10 @@ def test_rites_and_contents(client):
     row = toc[toc.index(">獻賓<") :].split("</tr>")[0]
     clauses, events = (int(n) for n in re.findall(r'class="num">(\d+)<', row))
     assert clauses > 50 and events > 50
+    # a rite of the edition's sections: each named in English by what it holds (phase-names.tsv)
+    other = client.get("/read/xiangyinjiu").get_data(as_text=True)
+    assert ">主人戒賓</a></td><td>Inviting the guest and the assistant guest</td>" in other
+    assert "section 3" not in other
 
 
 def test_phase_reads_clause_by_clause(client, ask):
