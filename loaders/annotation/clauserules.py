@@ -7043,3 +7043,42 @@ def past_the_assistant(r, subjects, rl) -> bool:
         event.set("to", (ruler,), "?")
         done = True
     return done
+
+
+# --- r-recip6 rules
+
+
+@rule("homage-for-guests-gift")
+def homage_for_guests_gift(r, subjects, rl) -> bool:
+    """聘禮 賓用束錦儐勞者。勞者再拜稽首受 (注: 稽首尊國賓也); 賓致幣。大夫對…再拜稽首 (注:
+    稽首尊君客也); 賓東面致命。大夫降，階西再拜稽首: the homage (稽首, with its 再拜) made for
+    what the guest (賓) or one of his mission (yl:Envoy) has just given (儐, 致, 致命) is to that
+    giver, not to the ruler, who is not there; and the giver's own 再拜稽首 sending it (賓再拜稽首
+    送幣) is to the one he gave it to, named (儐勞者), not only implied (記 賓若私獻，奉獻，將命…
+    賓東面坐奠獻，再拜稽首: to the 公 inside). Not the homage for a gift the ruler's officer brings
+    (大夫東面致命。賓降，階西再拜稽首: to the 公)."""
+    if not any(r.lex.has(e.kind, "toRuler") for e in r.events):
+        return False
+    recent = r.ctx.history[-int(rl.word("within")) :]
+    gift = next((e for _, e in reversed(recent) if e.kind in rl.words["gives"]), None)
+    if gift is None or gift.get("neg") == "1" or not gift.agent:
+        return False
+    giver = set(gift.agent) <= {rl.word("guest")} or r.all_of(gift.agent, YL.Envoy)
+    if not giver:
+        return False
+    done = False
+    for event in r.events:
+        if not r.is_a(event.kind, rl.word("bow")) or not event.open_to_guess("to"):
+            continue
+        if not event.agent or r.all_of(event.agent, YL.Ruler):
+            continue
+        if event.agent == gift.agent:  # 賓再拜稽首送幣: to the one he gave it to, named
+            party = () if gift.marks.get("to") else gift.fields.get("to", ())
+        elif not gift.fields.get("to") or set(event.agent) <= set(gift.fields["to"]):
+            party = gift.agent  # 勞者再拜稽首受: to the guest who gave it
+        else:
+            continue
+        if party and not r.all_of(party, YL.Ruler) and event.fields.get("to") != party:
+            event.set("to", party, "?")
+            done = True
+    return done
