@@ -7082,3 +7082,43 @@ def homage_for_guests_gift(r, subjects, rl) -> bool:
             event.set("to", party, "?")
             done = True
     return done
+
+
+@rule("aide-between")
+def aide_between(r, subjects, rl) -> bool:
+    """聘禮 君使卿朝服，用束帛勞。上介出請，入告 (注: 出門西面請所以來事也…入北面告賓也); 君使卿
+    韋弁，歸饔餼五牢。上介請事; 公食大夫禮 使大夫戒。上介出請，入告 (注: 問所以為來事): the guest's
+    first assistant (上介) stands between him and those who come to his lodging, as the usher
+    does for the host: his request naming no one asks the one come, the last to act who is
+    neither the guest (賓) nor of his mission (yl:Envoy) nor a ruler (who sent him); his report
+    going in (入告) is to the guest inside, not to the one come nor to the ruler (rule
+    to-the-ruler)."""
+    aide = rl.word("aide")
+    going_in = any(e.kind in rl.words["in"] for e in r.events)
+    done = False
+    for event in r.events:
+        if event.agent != (aide,) or not event.open_to_guess("to"):
+            continue
+        if event.kind == rl.word("report") and going_in:
+            party: tuple[str, ...] = (rl.word("guest"),)
+        elif event.kind == rl.word("ask"):
+            party = _one_come(r, rl)
+        else:
+            continue
+        if party and event.fields.get("to") != party:
+            event.set("to", party, "?")
+            done = True
+    return done
+
+
+def _one_come(r, rl: Rule) -> tuple[str, ...]:
+    """The last to act within the last acts who is neither the guest (賓) nor of his mission
+    (yl:Envoy) nor a ruler, nor one only named to an office: the one come to the guest."""
+    for _, earlier in reversed(r.ctx.history[-int(rl.word("within")) :]):
+        who = earlier.agent
+        if not who or "role" in earlier.fields or rl.word("guest") in who:
+            continue
+        if r.all_of(who, YL.Envoy) or r.all_of(who, YL.Ruler):
+            continue
+        return tuple(who)
+    return ()
