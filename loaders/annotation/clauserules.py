@@ -4626,9 +4626,13 @@ def ready_to_host(r, subjects, rl) -> bool:
     the host whose rite it is (注: 此實既省告備乃殺之), where no ruler is (to him: rule
     to-the-ruler), not to the officer who acted last; a role between 告 and 具 is the one ready
     (有司具), not the one told. A guest's 告事畢 answers the usher who asked (rule
-    implied-recipient)."""
+    implied-recipient). The ruler of the rite is the 公 or 天子 who acts in it alone, before its
+    主人 (rule to-the-ruler): not the 君 who comes to another's rite (士喪禮 君使人弔, 君至; so
+    its 宗人告事具 → to=主人?), nor the 公 who only sends a gift (既夕禮 公賵)."""
     host = rl.word("host")
-    if set(rl.words["rulers"]) & r.ctx.parties or host not in r.ctx.parties:
+    if host not in r.ctx.parties:
+        return False
+    if rite_ruler(r.ctx, rl.words["ruler"]) and not _host_before_ruler(r, rl):
         return False
     text = r.ctx.clause_text
     done = False
