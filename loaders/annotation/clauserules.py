@@ -7126,3 +7126,15 @@ def _one_come(r, rl: Rule) -> tuple[str, ...]:
             continue
         return tuple(who)
     return ()
+
+
+@rule("gift-held")
+def gift_held(r, tokens, i, rl):
+    """聘禮 記 賓若私獻，奉獻，將命; 賓東面坐奠獻; 擯者東面坐取獻 (注: 時有珍異之物或賓奉之):
+    獻 right after an act of handling (奉, 奠, 取) ending the clause is the gift held, set down
+    or taken up, a thing no term names, not an offering made to someone."""
+    if tokens[i].of("action") != rl.word("offer") or not i or _next(tokens, i) is not None:
+        return None
+    if tokens[i - 1].of("action") not in rl.words["handles"] or not r.events:
+        return None
+    return 1
