@@ -7138,3 +7138,22 @@ def gift_held(r, tokens, i, rl):
     if tokens[i - 1].of("action") not in rl.words["handles"] or not r.events:
         return None
     return 1
+
+
+@rule("towel-to-washer")
+def towel_to_washer(r, subjects, rl) -> bool:
+    """士虞禮 淳尸盥…宗人授巾; 特牲饋食禮 尸入門左，北面盥。宗人授巾: the towel handed (授巾),
+    naming no one, is for the one who has just washed his hands (盥, within the last acts) to
+    dry them, implied, not the giver."""
+    done = False
+    for event in r.events:
+        if event.kind != rl.word("hand") or not event.open_to_guess("to"):
+            continue
+        if rl.word("towel") not in event.fields.get("theme", ()):
+            continue
+        recent = reversed(r.ctx.history[-int(rl.word("within")) :])
+        washed = next((e.agent for _, e in recent if e.kind == rl.word("wash") and e.agent), ())
+        if washed and not set(washed) & set(event.agent) and event.fields.get("to") != washed:
+            event.set("to", washed, "?")
+            done = True
+    return done
