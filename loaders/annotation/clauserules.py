@@ -7157,3 +7157,29 @@ def towel_to_washer(r, subjects, rl) -> bool:
             event.set("to", washed, "?")
             done = True
     return done
+
+
+@rule("gift-to-guest")
+def gift_to_guest(r, subjects, rl) -> bool:
+    """聘禮 君使卿韋弁，歸饔餼五牢; 宰夫始歸乘禽; 致食以侑幣: a gift brought (致, 歸 read as 致)
+    naming no one, a thing named and no cup, by one who is neither the guest (賓) nor of his
+    mission (yl:Envoy), is brought to the guest, implied; not 致之, 歸之 (之 is the one it goes to,
+    or the thing), nor a cup presented (致爵: rule to-the-ruler)."""
+    guest = rl.word("guest")
+    if guest not in r.ctx.parties:
+        return False
+    if any(form + rl.word("it") in r.ctx.clause_text for form in rl.words["forms"]):
+        return False  # 致之, 歸之 (有司徹 歸之: the 祝's 俎 sent to him)
+    done = False
+    for event in r.events:
+        if event.kind != rl.word("give") or not event.open_to_guess("to"):
+            continue
+        theme = event.fields.get("theme", ())
+        if not theme or set(theme) & set(rl.words["cups"]) or not event.agent:
+            continue
+        if guest in event.agent or r.all_of(event.agent, YL.Envoy):
+            continue
+        if event.fields.get("to") != (guest,):
+            event.set("to", (guest,), "?")
+            done = True
+    return done
