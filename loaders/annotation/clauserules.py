@@ -5253,8 +5253,8 @@ def _cup_holder(r: ClauseReader, rl: Rule, theme: tuple[str, ...]) -> tuple[str,
             return ()
         if earlier.kind in rl.words["acts"] and "to" in earlier.fields:
             served.update(earlier.fields.get("theme", ()))
-            if set(theme) & served:
-                return ()
+            if (set(theme) & served) - set(rl.words["victims"]):
+                return ()  # (羊 of 羊俎 and of 羊燔: not the same dish)
         if not set(earlier.fields.get("theme", ())) & set(rl.words["cups"]):
             continue  # (主人拜送: the guest sent off, no cup)
         if earlier.kind in rl.words["gives"] and set(theme) & set(rl.words["mats"]):
