@@ -7183,3 +7183,25 @@ def gift_to_guest(r, subjects, rl) -> bool:
             event.set("to", (guest,), "?")
             done = True
     return done
+
+
+@rule("sent-to-ask")
+def sent_to_ask(r, subjects, rl) -> bool:
+    """聘禮 君使士請事 (注: 請事，問所為來之故也); 君使下大夫請行 (注: 請行，問所之也): a request
+    by one a ruler sends in the clause (使X請), naming no one, is his errand to the guest (賓),
+    implied, not to the ruler who sent him (rule to-the-ruler)."""
+    guest = rl.word("guest")
+    if guest not in r.ctx.parties:
+        return False
+    sent = {
+        p
+        for e in r.events
+        if e.kind == rl.word("send") and e.agent and r.all_of(e.agent, YL.Ruler)
+        for p in e.fields.get("to", ())
+    }
+    asks = (
+        e
+        for e in r.events
+        if e.kind == rl.word("ask") and e.agent and set(e.agent) <= sent and guest not in e.agent
+    )
+    return _imply_recipient(asks, guest)
