@@ -681,12 +681,6 @@ class ClauseReader:
         return any(self.lex.label(YL.Officiant) in self.lex.role_classes.get(a, ()) for a in agents)
 
 
-def _late_comers(token: Token, rest: list[Token]) -> bool:
-    """士喪禮 拜大夫之後至者: a role, 之, 後 and arriving (至) after it are those of the role who
-    come later, the persons bowed to, not a place behind them."""
-    return "role" in token.kinds and bool(rest) and rest[0].text[:1] in word_class("arrival")
-
-
 def faces_next(tokens: list[Token], k: int) -> bool:
     """A compass word and 面 or 鄉 from ``tokens[k]`` on (北面, 西鄉): a facing (rule facing)."""
     rest = "".join(t.text for t in tokens[k : k + 2])
@@ -1225,3 +1219,12 @@ def annotate_example(example: str, lexicon: Lexicon | None = None) -> tuple[Reco
     clauses, notes = example_clauses(example.replace(LOOK_AHEAD, ""))
     results = list(_annotate(clauses, lexicon or default_lexicon(), notes))
     return results[len(example_clauses(head)[0]) - 1] if ahead else results[-1]
+
+
+# --- r-recip6 rules
+
+
+def _late_comers(token: Token, rest: list[Token]) -> bool:
+    """士喪禮 拜大夫之後至者: a role, 之, 後 and arriving (至) after it are those of the role who
+    come later, the persons bowed to, not a place behind them."""
+    return "role" in token.kinds and bool(rest) and rest[0].text[:1] in word_class("arrival")
