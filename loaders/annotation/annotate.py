@@ -302,9 +302,10 @@ class ClauseReader:
         text = token.text
         if j < len(tokens) and tokens[j].text == one_word("genitive") and j + 1 < len(tokens):
             after = tokens[j + 1]
-            if after.text in word_class("relative") or (
-                "place" in after.kinds and "role" in token.kinds
-            ):
+            if (
+                after.text in word_class("relative")
+                or ("place" in after.kinds and "role" in token.kinds)
+            ) and not _late_comers(token, tokens[j + 2 : j + 3]):
                 return self.known_place(text + tokens[j].text + after.text), 3
         used = 1
         facing = (*rule_named("facing").words["face"], rule_named("upper").word("upper"))  # 面鄉上
@@ -1218,3 +1219,12 @@ def annotate_example(example: str, lexicon: Lexicon | None = None) -> tuple[Reco
     clauses, notes = example_clauses(example.replace(LOOK_AHEAD, ""))
     results = list(_annotate(clauses, lexicon or default_lexicon(), notes))
     return results[len(example_clauses(head)[0]) - 1] if ahead else results[-1]
+
+
+# --- r-recip6 rules
+
+
+def _late_comers(token: Token, rest: list[Token]) -> bool:
+    """士喪禮 拜大夫之後至者: a role, 之, 後 and arriving (至) after it are those of the role who
+    come later, the persons bowed to, not a place behind them."""
+    return "role" in token.kinds and bool(rest) and rest[0].text[:1] in word_class("arrival")

@@ -4632,9 +4632,13 @@ def ready_to_host(r, subjects, rl) -> bool:
     the host whose rite it is (注: 此實既省告備乃殺之), where no ruler is (to him: rule
     to-the-ruler), not to the officer who acted last; a role between 告 and 具 is the one ready
     (有司具), not the one told. A guest's 告事畢 answers the usher who asked (rule
-    implied-recipient)."""
+    implied-recipient). The ruler of the rite is the 公 or 天子 who acts in it alone, before its
+    主人 (rule to-the-ruler): not the 君 who comes to another's rite (士喪禮 君使人弔, 君至; so
+    its 宗人告事具 → to=主人?), nor the 公 who only sends a gift (既夕禮 公賵)."""
     host = rl.word("host")
-    if set(rl.words["rulers"]) & r.ctx.parties or host not in r.ctx.parties:
+    if host not in r.ctx.parties:
+        return False
+    if rite_ruler(r.ctx, rl.words["ruler"]) and not _host_before_ruler(r, rl):
         return False
     text = r.ctx.clause_text
     done = False
@@ -5255,8 +5259,8 @@ def _cup_holder(r: ClauseReader, rl: Rule, theme: tuple[str, ...]) -> tuple[str,
             return ()
         if earlier.kind in rl.words["acts"] and "to" in earlier.fields:
             served.update(earlier.fields.get("theme", ()))
-            if set(theme) & served:
-                return ()
+            if (set(theme) & served) - set(rl.words["victims"]):
+                return ()  # (羊 of 羊俎 and of 羊燔: not the same dish)
         if not set(earlier.fields.get("theme", ())) & set(rl.words["cups"]):
             continue  # (主人拜送: the guest sent off, no cup)
         if earlier.kind in rl.words["gives"] and set(theme) & set(rl.words["mats"]):
@@ -7195,3 +7199,161 @@ def _sent_one(r, tokens: Tokens, i: int, rl: Rule) -> tuple[str, ...]:
     role = tokens[i - 1].of("role")
     sent = r.events[-1].fields.get("to", ())
     return (role,) if role and role in sent and tokens[i - 2].of("action") else ()
+
+
+# --- r-recip6 rules
+
+
+@rule("homage-for-guests-gift")
+def homage_for_guests_gift(r, subjects, rl) -> bool:
+    """聘禮 賓用束錦儐勞者。勞者再拜稽首受 (注: 稽首尊國賓也); 賓致幣。大夫對…再拜稽首 (注:
+    稽首尊君客也); 賓東面致命。大夫降，階西再拜稽首: the homage (稽首, with its 再拜) made for
+    what the guest (賓) or one of his mission (yl:Envoy) has just given (儐, 致, 致命) is to that
+    giver, not to the ruler, who is not there; and the giver's own 再拜稽首 sending it (賓再拜稽首
+    送幣) is to the one he gave it to, named (儐勞者), not only implied (記 賓若私獻，奉獻，將命…
+    賓東面坐奠獻，再拜稽首: to the 公 inside). Not the homage for a gift the ruler's officer brings
+    (大夫東面致命。賓降，階西再拜稽首: to the 公)."""
+    if not any(r.lex.has(e.kind, "toRuler") for e in r.events):
+        return False
+    recent = r.ctx.history[-int(rl.word("within")) :]
+    gift = next((e for _, e in reversed(recent) if e.kind in rl.words["gives"]), None)
+    if gift is None or gift.get("neg") == "1" or not gift.agent:
+        return False
+    giver = set(gift.agent) <= {rl.word("guest")} or r.all_of(gift.agent, YL.Envoy)
+    if not giver:
+        return False
+    done = False
+    for event in r.events:
+        if not r.is_a(event.kind, rl.word("bow")) or not event.open_to_guess("to"):
+            continue
+        if not event.agent or r.all_of(event.agent, YL.Ruler):
+            continue
+        if event.agent == gift.agent:  # 賓再拜稽首送幣: to the one he gave it to, named
+            party = () if gift.marks.get("to") else gift.fields.get("to", ())
+        elif not gift.fields.get("to") or set(event.agent) <= set(gift.fields["to"]):
+            party = gift.agent  # 勞者再拜稽首受: to the guest who gave it
+        else:
+            continue
+        if party and not r.all_of(party, YL.Ruler) and event.fields.get("to") != party:
+            event.set("to", party, "?")
+            done = True
+    return done
+
+
+@rule("aide-between")
+def aide_between(r, subjects, rl) -> bool:
+    """聘禮 君使卿朝服，用束帛勞。上介出請，入告 (注: 出門西面請所以來事也…入北面告賓也); 君使卿
+    韋弁，歸饔餼五牢。上介請事; 公食大夫禮 使大夫戒。上介出請，入告 (注: 問所以為來事): the guest's
+    first assistant (上介) stands between him and those who come to his lodging, as the usher
+    does for the host: his request naming no one asks the one come, the last to act who is
+    neither the guest (賓) nor of his mission (yl:Envoy) nor a ruler (who sent him); his report
+    going in (入告) is to the guest inside, not to the one come nor to the ruler (rule
+    to-the-ruler)."""
+    aide = rl.word("aide")
+    going_in = any(e.kind in rl.words["in"] for e in r.events)
+    done = False
+    for event in r.events:
+        if event.agent != (aide,) or not event.open_to_guess("to"):
+            continue
+        if event.kind == rl.word("report") and going_in:
+            party: tuple[str, ...] = (rl.word("guest"),)
+        elif event.kind == rl.word("ask"):
+            party = _one_come(r, rl)
+        else:
+            continue
+        if party and event.fields.get("to") != party:
+            event.set("to", party, "?")
+            done = True
+    return done
+
+
+def _one_come(r, rl: Rule) -> tuple[str, ...]:
+    """The last to act within the last acts who is neither the guest (賓) nor of his mission
+    (yl:Envoy) nor a ruler, nor one only named to an office: the one come to the guest."""
+    for _, earlier in reversed(r.ctx.history[-int(rl.word("within")) :]):
+        who = earlier.agent
+        if not who or "role" in earlier.fields or rl.word("guest") in who:
+            continue
+        if r.all_of(who, YL.Envoy) or r.all_of(who, YL.Ruler):
+            continue
+        return tuple(who)
+    return ()
+
+
+@rule("gift-held")
+def gift_held(r, tokens, i, rl):
+    """聘禮 記 賓若私獻，奉獻，將命; 賓東面坐奠獻; 擯者東面坐取獻 (注: 時有珍異之物或賓奉之):
+    獻 right after an act of handling (奉, 奠, 取) ending the clause is the gift held, set down
+    or taken up, a thing no term names, not an offering made to someone."""
+    if tokens[i].of("action") != rl.word("offer") or not i or _next(tokens, i) is not None:
+        return None
+    if tokens[i - 1].of("action") not in rl.words["handles"] or not r.events:
+        return None
+    return 1
+
+
+@rule("towel-to-washer")
+def towel_to_washer(r, subjects, rl) -> bool:
+    """士虞禮 淳尸盥…宗人授巾; 特牲饋食禮 尸入門左，北面盥。宗人授巾: the towel handed (授巾),
+    naming no one, is for the one who has just washed his hands (盥, within the last acts) to
+    dry them, implied, not the giver."""
+    done = False
+    for event in r.events:
+        if event.kind != rl.word("hand") or not event.open_to_guess("to"):
+            continue
+        if rl.word("towel") not in event.fields.get("theme", ()):
+            continue
+        recent = reversed(r.ctx.history[-int(rl.word("within")) :])
+        washed = next((e.agent for _, e in recent if e.kind == rl.word("wash") and e.agent), ())
+        if washed and not set(washed) & set(event.agent) and event.fields.get("to") != washed:
+            event.set("to", washed, "?")
+            done = True
+    return done
+
+
+@rule("gift-to-guest")
+def gift_to_guest(r, subjects, rl) -> bool:
+    """聘禮 君使卿韋弁，歸饔餼五牢; 宰夫始歸乘禽; 致食以侑幣: a gift brought (致, 歸 read as 致)
+    naming no one, a thing named and no cup, by one who is neither the guest (賓) nor of his
+    mission (yl:Envoy), is brought to the guest, implied; not 致之, 歸之 (之 is the one it goes to,
+    or the thing), nor a cup presented (致爵: rule to-the-ruler)."""
+    guest = rl.word("guest")
+    if guest not in r.ctx.parties:
+        return False
+    if any(form + rl.word("it") in r.ctx.clause_text for form in rl.words["forms"]):
+        return False  # 致之, 歸之 (有司徹 歸之: the 祝's 俎 sent to him)
+    done = False
+    for event in r.events:
+        if event.kind != rl.word("give") or not event.open_to_guess("to"):
+            continue
+        theme = event.fields.get("theme", ())
+        if not theme or set(theme) & set(rl.words["cups"]) or not event.agent:
+            continue
+        if guest in event.agent or r.all_of(event.agent, YL.Envoy):
+            continue
+        if event.fields.get("to") != (guest,):
+            event.set("to", (guest,), "?")
+            done = True
+    return done
+
+
+@rule("sent-to-ask")
+def sent_to_ask(r, subjects, rl) -> bool:
+    """聘禮 君使士請事 (注: 請事，問所為來之故也); 君使下大夫請行 (注: 請行，問所之也): a request
+    by one a ruler sends in the clause (使X請), naming no one, is his errand to the guest (賓),
+    implied, not to the ruler who sent him (rule to-the-ruler)."""
+    guest = rl.word("guest")
+    if guest not in r.ctx.parties:
+        return False
+    sent = {
+        p
+        for e in r.events
+        if e.kind == rl.word("send") and e.agent and r.all_of(e.agent, YL.Ruler)
+        for p in e.fields.get("to", ())
+    }
+    asks = (
+        e
+        for e in r.events
+        if e.kind == rl.word("ask") and e.agent and set(e.agent) <= sent and guest not in e.agent
+    )
+    return _imply_recipient(asks, guest)
