@@ -85,6 +85,8 @@ class Context:
     chosen: tuple[str, ...] = ()  # 唯公所酬: the one the 公 chose, until another is named
     asked: tuple[Event, tuple[str, ...]] | None = None  # 請致者: the request, the men asked for
     command_content: tuple[Event, str, str] | None = None  # 命勝者執張弓: 命, 執, its sentence
+    # rite_ruler's scan: rulers → (history items of earlier paragraphs scanned, the ruler found)
+    rulers_seen: dict[tuple[str, ...], tuple[int, str | None]] = field(default_factory=dict)
 
     @property
     def clause_text(self) -> str:
@@ -1054,8 +1056,23 @@ def rite_ruler(ctx: Context, rulers: Sequence[str]) -> str | None:
     rulers only: not 士喪禮 公卿大夫逆降, the 公 one of the ruler's lords named with them."""
     if not set(rulers) & ctx.parties:
         return None
-    alone = (e for _, e in ctx.history if e.agent and set(e.agent) <= set(rulers))
-    return next((r for e in alone for r in e.agent), None)
+    # asked at every clause: the history of the paragraphs read before this one is scanned once
+    # (an act of this paragraph may still be completed by a later clause: scanned each time)
+    key, wanted = tuple(rulers), set(rulers)
+    settled, found = ctx.rulers_seen.get(key, (0, None))
+    if found:
+        return found
+    history = ctx.history
+    for i in range(settled, len(history)):
+        clause, event = history[i]
+        current = paragraph_of(clause) == ctx.paragraph
+        if not current:
+            settled = i + 1
+        if event.agent and set(event.agent) <= wanted:
+            ctx.rulers_seen[key] = (settled, None if current else event.agent[0])
+            return event.agent[0]
+    ctx.rulers_seen[key] = (settled, None)
+    return None
 
 
 @rule("completes-bow")
