@@ -148,8 +148,10 @@ def serve(build_dir, host, port, no_build, **given):
     from yili_kg.service.front import make_server, serve_until_stopped
 
     app = create_app(config, pool=pool)
+    # started with Ctrl-C ignored (in the background of a shell, under nohup): only SIGTERM stops
+    stops = "SIGTERM" if signal.getsignal(signal.SIGINT) == signal.SIG_IGN else "Ctrl-C"
     click.echo(
-        f"yili-kg: serving {path} at http://{host}:{port}/ (SPARQL at /sparql; Ctrl-C stops)",
+        f"yili-kg: serving {path} at http://{host}:{port}/ (SPARQL at /sparql; {stops} stops)",
         err=True,
     )
     try:

@@ -187,12 +187,18 @@ def test_serve_forks_its_workers_replaces_them_and_none_outlives_it(build_dir, t
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
 def test_ctrl_c_stops_serve_and_its_workers_without_a_traceback(build_dir):
-    # Ctrl-C goes to the terminal's whole process group: the server and every worker
-    process = _serve(
-        build_dir,
-        stderr=subprocess.PIPE,
-        start_new_session=True,  # a process group of its own, as a terminal gives
-    )
+    # Ctrl-C goes to the terminal's whole process group: the server and every worker. A
+    # terminal starts it with Ctrl-C heeded; a pytest run in a shell's background (CI under
+    # nohup) ignores it, and the server would inherit that: given its default here
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        process = _serve(
+            build_dir,
+            stderr=subprocess.PIPE,
+            start_new_session=True,  # a process group of its own, as a terminal gives
+        )
+    finally:
+        signal.signal(signal.SIGINT, previous)
     try:
         assert _first_answer(process, HOST_ACTS)["boolean"] is True
         workers = _descendants(process.pid)
@@ -235,6 +241,25 @@ def test_sigusr1_prints_the_servers_stacks_and_it_serves_on(build_dir):
     text = stderr.decode()
     assert "Current thread" in text or "Thread 0x" in text, text
     assert "serve_until_stopped" in text, text  # the main thread, in the web server's loop
+
+
+def test_serve_started_with_ctrl_c_ignored_says_sigterm_stops_it(build_dir):
+    """In the background of a shell or under nohup Ctrl-C cannot stop the server: it says
+    that SIGTERM does, and SIGTERM does."""
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        process = _serve(build_dir, stderr=subprocess.PIPE, start_new_session=True)
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    try:
+        assert _first_answer(process, HOST_ACTS)["boolean"] is True
+        process.send_signal(signal.SIGTERM)
+        _, stderr = process.communicate(timeout=90)
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.communicate()
+    assert b"SIGTERM stops" in stderr and b"Ctrl-C" not in stderr, stderr.decode()
 
 
 def test_serve_without_a_build_says_what_to_do(tmp_path):
