@@ -7100,8 +7100,8 @@ def goes_that_way(r, tokens, i, rl):
 def goes_ahead(r, tokens, i, rl):
     """士喪禮 夏祝…執醴先 / 小臣二人執戈先 / 祝…遂先: 先 ending a clause right after its act of
     holding a thing, or 遂先 the whole clause, is going ahead with it (行), the same doer, not
-    'first' before an act that is not written; a thing alone before 先 (瑟先, 重先) is no one's
-    going and no person's (no act here)."""
+    'first' before an act that is not written; a thing alone before 先 (瑟先, 重先) is not this
+    rule's: the reviews read it as the thing going first, 行 with no one named."""
     texts = [t.text for t in tokens]
     if not i and texts == [texts[0], rl.word("ahead")] and texts[0] in rl.words["then"]:
         r.verb(rl.word("act"), tokens, 1)
