@@ -3881,15 +3881,16 @@ def message_to_host(r, subjects, rl) -> bool:
     return _imply_recipient(messages, host)
 
 
-def _imply_recipient(events, who: str) -> bool:
-    """Give each event that names no recipient (or only an implied one) ``who``, implied; True
-    if any reading changed."""
+def _imply_recipient(events, who: str | tuple[str, ...]) -> bool:
+    """Give each event that names no recipient (or only an implied one) ``who`` (one person or
+    several), implied; True if any reading changed."""
+    party = (who,) if isinstance(who, str) else tuple(who)
     done = False
     for event in events:
         if not event.open_to_guess("to"):
             continue  # named
-        if event.fields.get("to") != (who,):
-            event.set("to", (who,), "?")
+        if event.fields.get("to") != party:
+            event.set("to", party, "?")
             done = True
     return done
 
@@ -7297,18 +7298,18 @@ def towel_to_washer(r, subjects, rl) -> bool:
     """士虞禮 淳尸盥…宗人授巾; 特牲饋食禮 尸入門左，北面盥。宗人授巾: the towel handed (授巾),
     naming no one, is for the one who has just washed his hands (盥, within the last acts) to
     dry them, implied, not the giver."""
-    done = False
-    for event in r.events:
-        if event.kind != rl.word("hand") or not event.open_to_guess("to"):
-            continue
-        if rl.word("towel") not in event.fields.get("theme", ()):
-            continue
-        recent = reversed(r.ctx.history[-int(rl.word("within")) :])
-        washed = next((e.agent for _, e in recent if e.kind == rl.word("wash") and e.agent), ())
-        if washed and not set(washed) & set(event.agent) and event.fields.get("to") != washed:
-            event.set("to", washed, "?")
-            done = True
-    return done
+    towels = [
+        e
+        for e in r.events
+        if e.kind == rl.word("hand") and rl.word("towel") in e.fields.get("theme", ())
+    ]
+    if not towels:
+        return False
+    recent = reversed(r.ctx.history[-int(rl.word("within")) :])
+    washed = next((e.agent for _, e in recent if e.kind == rl.word("wash") and e.agent), ())
+    if not washed:
+        return False
+    return _imply_recipient((e for e in towels if not set(washed) & set(e.agent)), washed)
 
 
 @rule("gift-to-guest")
@@ -7322,19 +7323,18 @@ def gift_to_guest(r, subjects, rl) -> bool:
         return False
     if any(form + rl.word("it") in r.ctx.clause_text for form in rl.words["forms"]):
         return False  # 致之, 歸之 (有司徹 歸之: the 祝's 俎 sent to him)
-    done = False
-    for event in r.events:
-        if event.kind != rl.word("give") or not event.open_to_guess("to"):
-            continue
-        theme = event.fields.get("theme", ())
-        if not theme or set(theme) & set(rl.words["cups"]) or not event.agent:
-            continue
-        if guest in event.agent or r.all_of(event.agent, YL.Envoy):
-            continue
-        if event.fields.get("to") != (guest,):
-            event.set("to", (guest,), "?")
-            done = True
-    return done
+    cups = set(rl.words["cups"])
+    gifts = (
+        e
+        for e in r.events
+        if e.kind == rl.word("give")
+        and e.fields.get("theme")
+        and not set(e.fields["theme"]) & cups
+        and e.agent
+        and guest not in e.agent
+        and not r.all_of(e.agent, YL.Envoy)
+    )
+    return _imply_recipient(gifts, guest)
 
 
 @rule("sent-to-ask")

@@ -2242,11 +2242,12 @@ def request_answered(pid, events, lexicon, ctx, rl) -> bool:
         implied = event.open_to_guess("to")
         if told_just_before(ctx, event, rule_named("to-the-ruler").words["reports"]):
             continue  # 賓告于擯者，請旅諸臣: said to the 擯者, who reports it to the 公
-        sent = any(
+        if not (lexicon.is_a(event.kind, rl.word("request")) and event.agent and implied):
+            continue
+        if not any(
             e.kind == rl.word("send") and set(event.agent) <= set(e.fields.get("to", ()))
             for e in events
-        )  # 君使下大夫請行: his errand to the guest, which the sender does not answer
-        if lexicon.is_a(event.kind, rl.word("request")) and event.agent and implied and not sent:
+        ):  # (君使下大夫請行: his errand to the guest, which the sender does not answer)
             ctx.open_request = (event, paragraph, ctx.clauses)
     return found
 

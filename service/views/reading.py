@@ -117,9 +117,7 @@ class Event:
             verb = ("do not " if plural else "does not ") + _bare(
                 self.kind.en if self.kind else "act"
             )
-        themes = self.args.get("theme", [])
-        if themes and verb.endswith(" the cup") and all(a.en.endswith("cup") for a in themes):
-            verb = verb.removesuffix(" the cup")  # "drains the jue cup", not "the cup the jue cup"
+        verb = _object_named_again(verb, self.args.get("theme", []))
         recipients = self.args.get("recipient", [])
         verb, after, to = _recipient_place(verb) if recipients else (verb, "", " to ")
         parts.append((" " + verb, "", self.kind.iri if self.kind else ""))
@@ -226,6 +224,21 @@ def _recipient_place(verb: str) -> tuple[str, str, str]:
                 return verb, "", how
             return words[0], "".join(" " + w for w in words[1:]), ""
     return verb, "", " to "
+
+
+def _object_named_again(verb: str, themes: list) -> str:
+    """The verb without its own object where the things named say it more exactly: "drains
+    the cup" with the jue cup → "drains" (the jue cup), not "drains the cup the jue cup".
+
+    >>> _object_named_again("drains the cup", [Arg("", "爵", "jue cup")])
+    'drains'
+    >>> _object_named_again("makes the offering", [Arg("", "酒", "wine")])
+    'makes the offering'
+    """
+    own = re.search(r" the (\w+)$", verb)
+    if own and themes and all(a.en.split(" ")[-1] == own.group(1) for a in themes):
+        return verb[: own.start()]
+    return verb
 
 
 #: a count of acts in words
