@@ -836,6 +836,9 @@ def test_the_reading_view_shows_who_mourns_whom_under_an_entry_of_sangfu(store):
 
     reading = Readings(store)
     toc = {row["label"]: row["index"] for row in reading.toc("sangfu")}
+    # its table of phases counts the obligations each states (父: one, 斬衰三年), not acts
+    father_row = next(row for row in reading.toc("sangfu") if row["label"] == "父")
+    assert father_row["obligations"] == 1 and father_row["events"] == 0, father_row
 
     def clauses(label: str) -> dict:
         return {c.pid: c for c in reading.phase("sangfu", toc[label]).clauses}

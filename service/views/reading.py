@@ -482,6 +482,7 @@ class Readings:
                     "en": r["en"].value if "en" in r else "",
                     "clauses": int(r["clauses"].value) if "clauses" in r else 0,
                     "events": int(r["events"].value) if "events" in r else 0,
+                    "obligations": int(r["obligations"].value) if "obligations" in r else 0,
                     "url": reading_url(r["phase"].value),
                 }
                 for r in self._ask("read-toc", rite=rite["iri"])
