@@ -112,6 +112,33 @@ def test_the_thing_of_an_act_that_names_its_object_follows_a_colon(client):
     assert "the guest makes the offering: the wine" in text, text
 
 
+@pytest.mark.parametrize(
+    "clause, reads",
+    [
+        ("jing-2.7.1", "the water is in place east of the washing basin"),  # 水在洗東
+        ("jing-2.5.1", "the basket is in place south of it"),  # 篚在其南
+        ("jing-2.9.1", "someone stretches the target"),  # 乃張侯
+    ],
+)
+def test_a_state_and_an_act_no_one_is_named_for(client, clause, reads):
+    """A state says what is where, and where in English when the text gives the place
+    relative to a thing (洗東: yl:locationText, no place of the plan); an act the text names
+    no one for (yl:noAgentReason "unstated") is someone's (設席陳器, 張侯)."""
+    html = client.get("/read/xiangshe/2").get_data(as_text=True)
+    if f'id="{clause}"' not in html:  # 張侯 is its own phase in 江永's sections
+        html = client.get("/read/xiangshe/3").get_data(as_text=True)
+    text = _text(_section(html, clause))
+    assert reads in text, text
+    assert "no agent in the graph" not in text
+
+
+def test_the_table_of_phases_counts_what_they_hold(client):
+    """A rite of acts counts events; no column of obligations where no phase states one (喪服
+    alone does, and is not in the mini build)."""
+    toc = client.get("/read/xiangshe").get_data(as_text=True)
+    assert ">events</th>" in toc and ">obligations</th>" not in toc
+
+
 def test_notes_beneath_their_clause(client):
     html = client.get("/read/xiangshe/6").get_data(as_text=True)
     first = _section(html, "jing-5.1.2")  # 注 將獻賓也 spans 主人坐取爵于上篚 / 以降
@@ -183,3 +210,9 @@ def test_canned_answers_link_to_the_reading(client):
 )
 def test_verb(label, verb):
     assert _verb(label) == verb
+
+
+def test_a_verb_of_several():
+    """Several in place are (大射儀 從者、小臣師…東堂下), and a group acts in the plural."""
+    assert _verb("be in place", plural=True) == "are in place"
+    assert _verb("enter", plural=True) == "enter"

@@ -12,9 +12,12 @@ import re
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
 
 from flask import Blueprint, abort, current_app, redirect, render_template
 
+from yili_kg.loaders.corpus import read_rows
 from yili_kg.service.queries import service_query
 
 bp = Blueprint("reading", __name__)
@@ -104,20 +107,25 @@ class Event:
                 parts.append((prefix + _the(a.en or a.zh), a.mark, a.iri))
 
         agents = self.args.get("agent", [])
+        reason = self.texts.get("noAgentReason", "")
+        themes = self.args.get("theme", [])
         if agents:
             add(agents)
             if self.args.get("coAgent"):
                 parts.append((" with ", "", ""))
                 add(self.args["coAgent"])
+        elif reason == "state" and themes:  # 篚在其南: the basket is in place, no one does it
+            agents, themes = themes, []
+            add(agents)
         else:
-            parts.append(("(no agent in the graph)", "", ""))
+            parts.append((NO_AGENT.get(reason, "(no agent in the graph)"), "", ""))
         plural = len(agents) > 1 or any(_plural(a.en) for a in agents)
         verb = _verb(self.kind.en if self.kind else "act", plural=plural)
         if self.negated:
             verb = ("do not " if plural else "does not ") + _bare(
                 self.kind.en if self.kind else "act"
             )
-        verb = _object_named_again(verb, self.args.get("theme", []))
+        verb = _object_named_again(verb, themes)
         recipients = self.args.get("recipient", [])
         verb, after, to = _recipient_place(verb) if recipients else (verb, "", " to ")
         parts.append((" " + verb, "", self.kind.iri if self.kind else ""))
@@ -136,7 +144,10 @@ class Event:
             ("via", " by "),
             ("destination", " to "),
         ):
-            args = [] if key == "recipient" and as_object else self.args.get(key, [])
+            if key == "theme":
+                args = themes
+            else:
+                args = [] if key == "recipient" and as_object else self.args.get(key, [])
             for i, a in enumerate(args):
                 label = a.en or a.zh
                 if key in ("location", "destination") and RELATIVE.match(label):
@@ -148,6 +159,17 @@ class Event:
                     prefix = " "  # "goes to the basin", not "goes to to"
                 parts.append((prefix if i == 0 else " and ", "", ""))
                 parts.append((_the(label), a.mark, a.iri))
+            text = self.texts.get(f"{key}Text")
+            if text:  # 洗東: "east of the washing basin" (set by Readings), or the text's words
+                english = self.texts.get(f"{key}TextEn", "")
+                if args:
+                    prefix = " and "
+                elif key in ("location", "destination") and RELATIVE.match(english):
+                    prefix = " "  # "is in place east of the basin", not "at east of"
+                elif prefix == " to " and verb.endswith(" to"):
+                    prefix = " "
+                parts.append((prefix, "", ""))
+                parts.append((english or text, "", ""))
         if self.args.get("facing"):
             parts.append((", facing ", "", ""))
             add(self.args["facing"])
@@ -157,11 +179,70 @@ class Event:
         return parts
 
 
+#: the subject of an act no one is named to do, by the graph's yl:noAgentReason: 乃張侯 "someone
+#: stretches the target" (the text names no one); a state naming nothing (在南) says so
+NO_AGENT = {"unstated": "someone", "state": "(nothing named)"}
+
 #: place labels that are already a relation ("below the hall", "east of the east steps")
 RELATIVE = re.compile(
-    r"^(among|below|above|between|in front of|inside|outside|left|right|(north|south|east|west)"
-    r"(-\w+)? of)\b"
+    r"^(among|below|above|behind|between|in front of|in|inside|on|outside|left|right|"
+    r"(north|south|east|west)(-\w+)? of)\b"
 )
+
+
+@dataclass(frozen=True)
+class RelativeWords:
+    """service/relative-places.tsv: the words that end a place given relative to a person or
+    thing (東, 右, 之間), the words between (之) and the word standing for the thing (其)."""
+
+    relations: dict[str, tuple[str, str]]  # word → (English after a thing, English alone)
+    links: tuple[str, ...]
+    pronouns: dict[str, str]
+
+
+@cache
+def relative_words() -> RelativeWords:
+    relations: dict[str, tuple[str, str]] = {}
+    links: list[str] = []
+    pronouns: dict[str, str] = {}
+    path = Path(__file__).parent.parent / "relative-places.tsv"
+    for _, row in read_rows(path, ("word", "kind", "after", "alone")):
+        if row["kind"] == "relation":
+            relations[row["word"]] = (row["after"], row["alone"])
+        elif row["kind"] == "link":
+            links.append(row["word"])
+        else:
+            pronouns[row["word"]] = row["after"]
+    return RelativeWords(relations, tuple(links), pronouns)
+
+
+def place_english(text: str, terms: dict[str, str], words: RelativeWords) -> str:
+    """A place the text gives relative to someone or something, in English, or "" if its
+    words are not a term and a relation: 洗東 → "east of the washing basin".
+
+    >>> terms = {"洗": "washing basin", "司馬": "the master of horse"}
+    >>> [place_english(t, terms, relative_words()) for t in ("洗東", "司馬之南", "其右", "左")]
+    ['east of the washing basin', 'south of the master of horse', 'right of it', 'the left']
+    >>> place_english("其位", terms, relative_words())
+    ''
+    """
+    for word in sorted(words.relations, key=len, reverse=True):
+        if not text.endswith(word):
+            continue
+        after, alone = words.relations[word]
+        head = text[: -len(word)]
+        if not head:
+            return alone
+        for link in words.links:
+            head = head.removesuffix(link)
+        if head in words.pronouns:
+            return after.format(words.pronouns[head])
+        if head in terms:
+            return after.format(_the(terms[head]))
+        return ""
+    return ""
+
+
 #: acts that take no object: their theme is what the agent carries (降 with the cup)
 INTRANSITIVE = {"kneel", "rise", "stand", "sit", "return", "enter", "withdraw", "turn", "wait"}
 
@@ -265,14 +346,20 @@ def _intransitive(label: str) -> bool:
 
 def _bare(label: str) -> str:
     """A label as a bare verb: "offer (the cup)" → "offer"; of two senses, the first ("load;
-    carry" → "load", "step back, withdraw" → "step back")."""
-    first = re.split(r"[;,]", label or "act")[0]
-    return re.sub(r"\s*\([^)]*\)", "", first).strip() or "act"
+    carry" → "load", "step back, withdraw" → "step back"); brackets first, whatever they hold.
+
+    >>> _bare("raise (a cup, a flag)")
+    'raise'
+    """
+    plain = re.sub(r"\s*\([^)]*\)", "", label or "act")
+    return re.split(r"[;,]", plain)[0].strip() or "act"
 
 
 def _verb(label: str, plural: bool = False) -> str:
     """The label's first word in the third person: "bow twice" → "bows twice"."""
     words = _bare(label).split(" ")
+    if plural and words[0] == "be":  # 從者、小臣師…東堂下: "are in place"
+        return " ".join(["are", *words[1:]])
     if plural or not words[0].isalpha():
         return " ".join(words)
     head = words[0]
@@ -435,6 +522,7 @@ class Readings:
         self._phases: OrderedDict = OrderedDict()
         self._tocs: dict = {}
         self._rites: list[dict] | None = None
+        self._terms: dict[str, str] | None = None
         self.roles: dict[str, str] = {}
         self.pages: dict[tuple[str, int], str] = {}
         self._lock = threading.Lock()
@@ -470,6 +558,13 @@ class Readings:
             f"no rite {slug!r} in this dataset (rites: "
             f"{', '.join(r['slug'] for r in self.rites())})",
         )
+
+    def terms(self) -> dict[str, str]:
+        """The English label of every person, thing and place by each of its Chinese names
+        (洗 → "washing basin"), for the places the text gives relative to them."""
+        if self._terms is None:
+            self._terms = {r["label"].value: r["en"].value for r in self._ask("read-terms")}
+        return self._terms
 
     def toc(self, slug: str) -> list[dict]:
         if slug not in self._tocs:
@@ -514,6 +609,11 @@ class Readings:
             if "page" in r and r["page"].value not in c.pages:
                 c.pages.append(r["page"].value)
         events = _events(self._ask("read-events", phase=phase))
+        for e in events.values():
+            for key in ("location", "source", "destination", "via"):
+                if f"{key}Text" in e.texts:
+                    english = place_english(e.texts[f"{key}Text"], self.terms(), relative_words())
+                    e.texts[f"{key}TextEn"] = english
         for e in events.values():
             target = clauses.get(e.clause)
             if target is not None:
