@@ -118,6 +118,7 @@ def test_the_thing_of_an_act_that_names_its_object_follows_a_colon(client):
         ("jing-2.7.1", "the water is in place east of the washing basin"),  # 水在洗東
         ("jing-2.5.1", "the basket is in place south of it"),  # 篚在其南
         ("jing-2.9.1", "someone stretches the target"),  # 乃張侯
+        ("jing-2.1.1", "someone spreads a mat for the guest"),  # 乃席賓
     ],
 )
 def test_a_state_and_an_act_no_one_is_named_for(client, clause, reads):

@@ -249,7 +249,8 @@ INTRANSITIVE = {"kneel", "rise", "stand", "sit", "return", "enter", "withdraw", 
 
 #: how an act's recipient follows its English verb, by the verb's first word: as its object
 #: ("" : after that word, "invites the guest in advance", "sees the guest off") or with another
-#: word than "to" ("condoles with the host"); every other verb: "bows to the guest"
+#: word than "to" ("condoles with the host", "spreads a mat for the guest"); every other verb:
+#: "bows to the guest"
 RECIPIENT_AFTER = {
     **dict.fromkeys(
         (
@@ -273,6 +274,8 @@ RECIPIENT_AFTER = {
         "",
     ),
     "condole": " with ",
+    "set": " for ",  # 設俎 to the guest: "sets out the meat stand for the guest"
+    "spread": " for ",  # 席賓: "someone spreads a mat for the guest"
 }
 #: words that end a verb whose recipient comes straight after it ("goes to meet the guest",
 #: "calls upon the grandee", "goes to the basin", not "goes to to")
@@ -289,6 +292,8 @@ def _recipient_place(verb: str) -> tuple[str, str, str]:
     (('goes to meet', '', ' '), ('does not see', ' off', ''))
     >>> _recipient_place("bows twice"), _recipient_place("condoles")
     (('bows twice', '', ' to '), ('condoles', '', ' with '))
+    >>> _recipient_place("spreads a mat")
+    ('spreads a mat', '', ' for ')
     """
     for negation in ("does not ", "do not "):
         if verb.startswith(negation):
