@@ -793,6 +793,8 @@ def _begin_clause(pid: str, text: str, lexicon: Lexicon, ctx: Context) -> None:
     after = ids.index(pid) + 1 if pid in ids else len(ids)
     ctx.sentence_clauses = tuple(c.text for c in clauses) or (text,)
     ctx.rest_of_sentence = ctx.sentence_clauses[after:] if pid in ids else ()
+    following = _NEXT_CLAUSE.get(pid)
+    ctx.next_clause_text = following.text if following is not None else ""
     if ctx.new_sentence:
         ctx.sentence_text = "".join(c.text for c in _SENTENCES.get(sentence, ())) or text
         ctx.next_sentence_text = _next_sentence_text(sentence)

@@ -3830,8 +3830,13 @@ def usher_tells_guest(r, subjects, rl) -> bool:
 def usher_asks_outside(r, subjects, rl) -> bool:
     """士昏禮 賓出。擯者出請 (注: 不必賓之事有無); 既夕禮 賓賵者將命…擯者出請: the usher who goes
     out to ask (出請), naming no one, asks the guest (yl:Guest) outside, the last to act, whose
-    business he will report inside; not the host he serves, nor a ruler (rule to-the-ruler)."""
-    if not any(e.kind == rl.word("out") for e in r.events):
+    business he will report inside; not the host he serves, nor a ruler (rule to-the-ruler).
+    Out or not, the one he asks is the guest who answers or comes forward in the next clause
+    (聘禮 擯者請受。賓禮辭 → to=賓?; 擯者出請。上介奉束錦 → to=上介?), not the one who comes out
+    to welcome him (擯者出請事。大夫朝服迎于外門外)."""
+    out = any(e.kind == rl.word("out") for e in r.events)
+    answering = _guest_answering(r, rl)
+    if not out and not answering:
         return False
     done = False
     for event in r.events:
@@ -3840,7 +3845,11 @@ def usher_asks_outside(r, subjects, rl) -> bool:
         if not event.open_to_guess("to"):
             continue
         within = int(rl.word("within"))
-        guest = _last_gone_out(r, within, rl.word("out")) or _last_guest(r, within, False)
+        guest = (
+            answering
+            or _last_gone_out(r, within, rl.word("out"))
+            or _last_guest(r, within, False)
+        )
         if guest and event.fields.get("to") != guest:
             event.set("to", guest, "?")
             done = True
@@ -7357,3 +7366,21 @@ def sent_to_ask(r, subjects, rl) -> bool:
         if e.kind == rl.word("ask") and e.agent and set(e.agent) <= sent and guest not in e.agent
     )
     return _imply_recipient(asks, guest)
+
+
+# --- r-recip7 rules
+
+
+def _guest_answering(r: ClauseReader, rl: Rule) -> tuple[str, ...]:
+    """The guests (yl:Guest, or of a mission: yl:Envoy) the next clause of the text opens with,
+    answering the usher or coming forward (擯者請受。賓禮辭; 擯者出請事。上介特面), not the
+    usher himself, nor one welcoming (迎) the one asked (擯者出請事。大夫朝服迎于外門外: the
+    host)."""
+    tokens = tokenize(r.ctx.next_clause_text, r.lex)
+    if any(t.of("action") in rl.words["welcome"] for t in tokens):
+        return ()
+    roles = leading_roles(tokens)
+    if not roles or set(roles) & set(rl.words["usher"]):
+        return ()
+    outside = all(r.all_of((p,), YL.Guest) or r.all_of((p,), YL.Envoy) for p in roles)
+    return roles if outside else ()

@@ -60,6 +60,7 @@ class Context:
     said_of: tuple[tuple[str, ...], str] = ((), "")  # 記 賓為苟敬，…: who, and the sentence
     sentence_text: str = ""
     next_sentence_text: str = ""  # the next sentence of the paragraph (若賓，若長 after 唯公所賜)
+    next_clause_text: str = ""  # the clause after this one in the text (擯者請受 → 賓禮辭)
     alternatives: tuple[str, ...] = ()  # the last 唯公所酬's alternatives (若賓，若長)
     positive_agent: tuple[str, ...] = ()  # the last agent of an act not denied
     offerers: list[tuple[str, ...]] = field(default_factory=list)  # agents of 獻, in order
