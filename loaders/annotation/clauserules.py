@@ -7384,3 +7384,22 @@ def _guest_answering(r: ClauseReader, rl: Rule) -> tuple[str, ...]:
         return ()
     outside = all(r.all_of((p,), YL.Guest) or r.all_of((p,), YL.Envoy) for p in roles)
     return roles if outside else ()
+
+
+@rule("capped-one")
+def capped_one(r, subjects, rl) -> bool:
+    """士冠禮 乃冠; 醮用脯醢; 記 適子冠于阼，醮于客位，冠而字之: the acts of the capping (冠, 醮,
+    字), naming no one they are done to, are done to the one capped, the last of his names
+    (將冠者 before the cap, 冠者 after it) to act or be addressed within the last acts: to=冠者?;
+    not where he is their doer (carried over to them: a misreading this rule leaves alone)."""
+    events = [e for e in r.events if e.kind in rl.words["acts"] and e.open_to_guess("to")]
+    recent = r.ctx.history[-int(rl.word("within")) :]
+    parties = (
+        p
+        for _, e in reversed(recent)
+        if "role" not in e.fields  # (為X: one named to an office, not a party)
+        for p in (*e.agent, *e.fields.get("to", ()))
+    )
+    capped = next((p for p in parties if p in rl.words["capped"]), None) if events else None
+    doing = (e for e in events if capped and capped not in e.agent)
+    return _imply_recipient(doing, capped) if capped else False
