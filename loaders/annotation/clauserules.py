@@ -5205,6 +5205,8 @@ def served_one(r, subjects, rl) -> bool:
         served = _last_offered(r, rl, mat=mat) or _said_of(r)
         if not served and (laid or not mat and (brought or set(theme) & set(rl.words["dishes"]))):
             served = _cup_holder(r, rl, theme)
+        if not served and brought:
+            served = _last_eater(r, rl, set(event.agent))
         if served and not set(served) & set(event.agent):
             event.set("to", served, "?")
             done = True
@@ -7403,3 +7405,13 @@ def capped_one(r, subjects, rl) -> bool:
     capped = next((p for p in parties if p in rl.words["capped"]), None) if events else None
     doing = (e for e in events if capped and capped not in e.agent)
     return _imply_recipient(doing, capped) if capped else False
+
+
+def _last_eater(r: ClauseReader, rl: Rule, bringer: set[str]) -> tuple[str, ...]:
+    """少牢饋食禮 尸受，同祭于豆祭…主人羞肵俎; 有司徹 尸祭酒，啐酒。次賓羞牢燔: a dish brought
+    with no offering nor cup held in reach is for the one eating: the last to eat, taste or
+    offer a portion (飯, 嚌, 啐, 祭), within the last acts, not its bringer."""
+    for _, earlier in reversed(r.ctx.history[-int(rl.word("eat-within")) :]):
+        if earlier.kind in rl.words["eats"] and earlier.get("neg") != "1" and earlier.agent:
+            return () if set(earlier.agent) & bringer else tuple(earlier.agent)
+    return ()
