@@ -2824,7 +2824,8 @@ def awaited_act(r, kind, tokens, i, rl) -> bool:
 
 @rule("assist")
 def assist(r, kind, tokens, i, rl) -> bool:
-    """以相拜: to assist with the bows, one act 相, for the two who just bowed to each other."""
+    """以相拜: to assist with the bows, one act 相, for the two who just bowed to each other, or
+    for the one who alone bowed just before (聘禮 公答再拜。擯者出，立于門中以相拜 → to=公?)."""
     last = r.events[-1] if r.events else None
     if last is None or last.kind not in rl.words["after"] or kind not in rl.words["act"]:
         return False
@@ -2836,6 +2837,8 @@ def assist(r, kind, tokens, i, rl) -> bool:
         ][:2]
         if len(bowers) == 2 and bowers[0] != bowers[1]:
             last.set("to", tuple(dict.fromkeys((*bowers[1], *bowers[0]))), "?")
+        elif len(bowers) == 1:  # 公答再拜。擯者出，立于門中以相拜: the one who just bowed
+            last.set("to", bowers[0], "?")
     return True
 
 
