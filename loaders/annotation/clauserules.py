@@ -7067,11 +7067,19 @@ def past_the_assistant(r, subjects, rl) -> bool:
     """公食大夫禮 擯者進相幣。賓降辭幣 (聘禮 the same): the answer naming no one, its other party
     only guessed to be the usher who has just assisted (相) with the ruler's gift, goes to the
     ruler he assists, whose gift it is, not to the usher (as rule implied-recipient passes over
-    the 小臣 who declines for the ruler)."""
+    the 小臣 who declines for the ruler); the usher's assisting itself, naming no one, is the
+    ruler's (擯者進相幣 → 相 to=公?)."""
     ruler = rite_ruler(r.ctx, rl.words["ruler"])
     if ruler is None:
         return False
-    done = False
+    assisting = (
+        e
+        for e in r.events
+        if e.kind == rl.word("assist")
+        and set(e.agent) & set(rl.words["ushers"])
+        and "to" not in e.fields  # (以相拜: rule assist, the one who bowed)
+    )  # 擯者進相幣: the usher assists the ruler
+    done = _imply_recipient(assisting, ruler)
     for event in r.events:
         to = event.fields.get("to", ())
         if event.marks.get("to") != "?" or not to or ruler in event.agent:
