@@ -506,7 +506,8 @@ class ClauseReader:
         )
         if partners and set(self.ctx.agent) == mine:
             return partners
-        stance = rule_named("implied-recipient").words["stance"]  # 立
+        implied = rule_named("implied-recipient")
+        stance = implied.words["stance"]  # 立
         if self.ctx.topic_role:  # 士…則不敢顧辭，遂出。大夫則辭: to the one the other did not
             for _, earlier in reversed(self.ctx.history[-4:]):
                 if (
@@ -526,6 +527,8 @@ class ClauseReader:
                 and all(self.lex.role_classes.get(a, frozenset()) & staff for a in earlier.agent)
             ):
                 continue  # 小臣辭，賓升，再拜稽首: the 小臣 declines for the ruler, bowed to
+            if event.kind in implied.words["past-usher"] and _ushers_only(earlier, implied):
+                continue  # 擯者進。公當楣再拜: the usher carries the words, the 賓 is bowed to
             agents = set(earlier.agent)
             if agents and not agents & mine:
                 return tuple(earlier.agent)
@@ -1230,3 +1233,12 @@ def _late_comers(token: Token, rest: list[Token]) -> bool:
     """士喪禮 拜大夫之後至者: a role, 之, 後 and arriving (至) after it are those of the role who
     come later, the persons bowed to, not a place behind them."""
     return "role" in token.kinds and bool(rest) and rest[0].text[:1] in word_class("arrival")
+
+
+# --- r-recip7 rules
+
+
+def _ushers_only(event: Event, rl) -> bool:
+    """Whether ``event`` is done by ushers only (擯者, 儐者), who carry the words between the
+    parties and are not bowed or saluted to (rule implied-recipient)."""
+    return bool(event.agent) and set(event.agent) <= set(rl.words["ushers"])
