@@ -436,7 +436,8 @@ def asked_ones_act(reader, event, text, rl: Rule) -> bool:
 def asks_again(reader, event, text, rl: Rule) -> bool:
     """小臣又請媵爵者。二大夫媵爵如初。請致者: a request naming no one who makes it, soon after
     another's request, is his again (疏: 此請致者亦小臣也), not made by those who did what he
-    asked for nor by the one he asked."""
+    asked for nor by the one he asked; 又請 (asking again) looks further back, and asks the
+    one asked before (既夕禮 擯者出請…士受羊，如受馬。又請 → agent=擯者^ to=賓?)."""
     if not reader.is_a(event.kind, rl.word("request")):
         return False
     carried = set(reader.ctx.agent)
@@ -445,12 +446,16 @@ def asks_again(reader, event, text, rl: Rule) -> bool:
         for pid, e in reader.ctx.history[-3:]
     ):
         return False  # 賓執鴈，請問名: the one this sentence named asks
-    for _, earlier in reversed(reader.ctx.history[-int(rl.word("within")) :]):
+    again = text.startswith(rl.word("again"))  # 又請: the same request made again
+    within = int(rl.word("within-again" if again else "within"))
+    for _, earlier in reversed(reader.ctx.history[-within:]):
         if reader.is_a(earlier.kind, rl.word("request")) and earlier.agent:
             asker = earlier.agent
             if set(asker) & carried or carried & set(earlier.fields.get("to", ())):
                 return False
             event.set("agent", asker, "^")
+            if again and earlier.fields.get("to") and "to" not in event.fields:
+                event.set("to", earlier.fields["to"], "?")  # to the one asked before
             return True
     return False
 
