@@ -437,7 +437,9 @@ def asks_again(reader, event, text, rl: Rule) -> bool:
     """小臣又請媵爵者。二大夫媵爵如初。請致者: a request naming no one who makes it, soon after
     another's request, is his again (疏: 此請致者亦小臣也), not made by those who did what he
     asked for nor by the one he asked; 又請 (asking again) looks further back, and asks the
-    one asked before (既夕禮 擯者出請…士受羊，如受馬。又請 → agent=擯者^ to=賓?)."""
+    guest (yl:Guest) asked before (既夕禮 擯者出請…士受羊，如受馬。又請 → agent=擯者^ to=賓?),
+    or, the one asked before being no guest (a ruler who only sent a gift, guessed), the last
+    guest to act since."""
     if not reader.is_a(event.kind, rl.word("request")):
         return False
     carried = set(reader.ctx.agent)
@@ -454,8 +456,10 @@ def asks_again(reader, event, text, rl: Rule) -> bool:
             if set(asker) & carried or carried & set(earlier.fields.get("to", ())):
                 return False
             event.set("agent", asker, "^")
-            if again and earlier.fields.get("to") and "to" not in event.fields:
-                event.set("to", earlier.fields["to"], "?")  # to the one asked before
+            if again and "to" not in event.fields:
+                asked = _guest_asked(reader, earlier, within)
+                if asked:
+                    event.set("to", asked, "?")  # to the guest asked before
             return True
     return False
 
@@ -2689,3 +2693,18 @@ def errand_goes_on(reader, event, text, rl) -> bool:
         return False
     event.set("agent", doers, "^")
     return True
+
+
+# --- r-recip7 rules
+
+
+def _guest_asked(reader: ClauseReader, earlier: Event, within: int) -> tuple[str, ...]:
+    """又請: the guests (yl:Guest) the earlier request asked, else the last guest to act within
+    the last ``within`` acts (賓入。宰受幣。又請 → 賓)."""
+    asked = earlier.fields.get("to", ())
+    if asked and reader.all_of(asked, YL.Guest):
+        return tuple(asked)
+    for _, e in reversed(reader.ctx.history[-within:]):
+        if e.agent and reader.all_of(e.agent, YL.Guest):
+            return tuple(e.agent)
+    return ()
