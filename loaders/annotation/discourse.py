@@ -1531,9 +1531,13 @@ def three_salutes(reader, event, text, rl) -> bool:
     """公揖入。賓入，三揖。至于階，三讓: the three salutes on the way in and the three yieldings
     at the steps (三揖, 三讓) naming no one are mutual (注: 每曲揖及當碑揖，相人偶): both the one
     carried over and the other who acted just before (the one who went in ahead), carried on
-    together, as 主人與賓三揖，至于階，三讓 names them."""
+    together, as 主人與賓三揖，至于階，三讓 names them; so are the salutes at each gate and
+    turn (每曲揖, 每門每曲揖; 注 聘禮: 每門輒揖者，以相人偶為敬也)."""
     ctx = reader.ctx
-    if event.kind not in rl.words["salute"] or event.get("count") != rl.word("count"):
+    each = text.startswith(rl.word("each"))  # 每曲揖, 每門每曲揖: at each gate and turn
+    if event.kind not in rl.words["salute"]:
+        return False
+    if event.get("count") != rl.word("count") and not each:
         return False
     if len(ctx.agent) != 1:
         return False
@@ -1541,7 +1545,7 @@ def three_salutes(reader, event, text, rl) -> bool:
     if not other:  # 主人…揖入。至于廟門，揖入，三揖: the one he saluted to lead him in
         led = next(
             (
-                e.fields.get("to", ())
+                e.fields.get("to", ()) or e.fields.get("with", ())  # (與賓揖: with him)
                 for _, e in reversed(ctx.history[-int(rl.word("within")) :])
                 if e.kind in rl.words["salute"] and e.agent == ctx.agent
             ),
