@@ -521,14 +521,8 @@ class ClauseReader:
                 continue  # (為, 在; 踊, 哭: done toward no one, no party to an exchange)
             if earlier.kind in stance and "at" in earlier.fields:
                 continue  # 大夫立于東夾南…士立于門東: the order of the court, no party to it
-            if (
-                self.is_a(earlier.kind, self.lex.label(YL.Ci))
-                and self.is_a(event.kind, self.lex.label(YL.Salutation))
-                and all(self.lex.role_classes.get(a, frozenset()) & staff for a in earlier.agent)
-            ):
-                continue  # 小臣辭，賓升，再拜稽首: the 小臣 declines for the ruler, bowed to
-            if event.kind in implied.words["past-usher"] and _ushers_only(earlier, implied):
-                continue  # 擯者進。公當楣再拜: the usher carries the words, the 賓 is bowed to
+            if _passed_over(self, earlier, event, staff, implied):
+                continue  # 小臣辭 / 擯者進 … 再拜: not the one bowed to
             agents = set(earlier.agent)
             if agents and not agents & mine:
                 return tuple(earlier.agent)
@@ -1236,6 +1230,19 @@ def _late_comers(token: Token, rest: list[Token]) -> bool:
 
 
 # --- r-recip7 rules
+
+
+def _passed_over(reader: ClauseReader, earlier: Event, event: Event, staff, rl) -> bool:
+    """Whether the one who did ``earlier`` is passed over as the party of the bow or salute
+    ``event``: an officer declining for the ruler (小臣辭，賓升，再拜稽首: the ruler is bowed
+    to), or an usher, who carries the words between the parties (擯者進。公當楣再拜)."""
+    if (
+        reader.is_a(earlier.kind, reader.lex.label(YL.Ci))
+        and reader.is_a(event.kind, reader.lex.label(YL.Salutation))
+        and all(reader.lex.role_classes.get(a, frozenset()) & staff for a in earlier.agent)
+    ):
+        return True
+    return event.kind in rl.words["past-usher"] and _ushers_only(earlier, rl)
 
 
 def _ushers_only(event: Event, rl) -> bool:
