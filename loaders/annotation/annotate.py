@@ -506,7 +506,8 @@ class ClauseReader:
         )
         if partners and set(self.ctx.agent) == mine:
             return partners
-        stance = rule_named("implied-recipient").words["stance"]  # 立
+        implied = rule_named("implied-recipient")
+        stance = implied.words["stance"]  # 立
         if self.ctx.topic_role:  # 士…則不敢顧辭，遂出。大夫則辭: to the one the other did not
             for _, earlier in reversed(self.ctx.history[-4:]):
                 if (
@@ -520,12 +521,8 @@ class ClauseReader:
                 continue  # (為, 在; 踊, 哭: done toward no one, no party to an exchange)
             if earlier.kind in stance and "at" in earlier.fields:
                 continue  # 大夫立于東夾南…士立于門東: the order of the court, no party to it
-            if (
-                self.is_a(earlier.kind, self.lex.label(YL.Ci))
-                and self.is_a(event.kind, self.lex.label(YL.Salutation))
-                and all(self.lex.role_classes.get(a, frozenset()) & staff for a in earlier.agent)
-            ):
-                continue  # 小臣辭，賓升，再拜稽首: the 小臣 declines for the ruler, bowed to
+            if _passed_over(self, earlier, event, staff, implied):
+                continue  # 小臣辭 / 擯者進 … 再拜: not the one bowed to
             agents = set(earlier.agent)
             if agents and not agents & mine:
                 return tuple(earlier.agent)
@@ -793,6 +790,8 @@ def _begin_clause(pid: str, text: str, lexicon: Lexicon, ctx: Context) -> None:
     after = ids.index(pid) + 1 if pid in ids else len(ids)
     ctx.sentence_clauses = tuple(c.text for c in clauses) or (text,)
     ctx.rest_of_sentence = ctx.sentence_clauses[after:] if pid in ids else ()
+    following = _NEXT_CLAUSE.get(pid)
+    ctx.next_clause_text = following.text if following is not None else ""
     if ctx.new_sentence:
         ctx.sentence_text = "".join(c.text for c in _SENTENCES.get(sentence, ())) or text
         ctx.next_sentence_text = _next_sentence_text(sentence)
@@ -1228,3 +1227,25 @@ def _late_comers(token: Token, rest: list[Token]) -> bool:
     """士喪禮 拜大夫之後至者: a role, 之, 後 and arriving (至) after it are those of the role who
     come later, the persons bowed to, not a place behind them."""
     return "role" in token.kinds and bool(rest) and rest[0].text[:1] in word_class("arrival")
+
+
+# --- r-recip7 rules
+
+
+def _passed_over(reader: ClauseReader, earlier: Event, event: Event, staff, rl) -> bool:
+    """Whether the one who did ``earlier`` is passed over as the party of the bow or salute
+    ``event``: an officer declining for the ruler (小臣辭，賓升，再拜稽首: the ruler is bowed
+    to), or an usher, who carries the words between the parties (擯者進。公當楣再拜)."""
+    if (
+        reader.is_a(earlier.kind, reader.lex.label(YL.Ci))
+        and reader.is_a(event.kind, reader.lex.label(YL.Salutation))
+        and all(reader.lex.role_classes.get(a, frozenset()) & staff for a in earlier.agent)
+    ):
+        return True
+    return event.kind in rl.words["past-usher"] and _ushers_only(earlier, rl)
+
+
+def _ushers_only(event: Event, rl) -> bool:
+    """Whether ``event`` is done by ushers only (擯者, 儐者), who carry the words between the
+    parties and are not bowed or saluted to (rule implied-recipient)."""
+    return bool(event.agent) and set(event.agent) <= set(rl.words["ushers"])

@@ -2824,7 +2824,8 @@ def awaited_act(r, kind, tokens, i, rl) -> bool:
 
 @rule("assist")
 def assist(r, kind, tokens, i, rl) -> bool:
-    """以相拜: to assist with the bows, one act 相, for the two who just bowed to each other."""
+    """以相拜: to assist with the bows, one act 相, for the two who just bowed to each other, or
+    for the one who alone bowed just before (聘禮 公答再拜。擯者出，立于門中以相拜 → to=公?)."""
     last = r.events[-1] if r.events else None
     if last is None or last.kind not in rl.words["after"] or kind not in rl.words["act"]:
         return False
@@ -2836,6 +2837,8 @@ def assist(r, kind, tokens, i, rl) -> bool:
         ][:2]
         if len(bowers) == 2 and bowers[0] != bowers[1]:
             last.set("to", tuple(dict.fromkeys((*bowers[1], *bowers[0]))), "?")
+        elif len(bowers) == 1:  # 公答再拜。擯者出，立于門中以相拜: the one who just bowed
+            last.set("to", bowers[0], "?")
     return True
 
 
@@ -3830,8 +3833,13 @@ def usher_tells_guest(r, subjects, rl) -> bool:
 def usher_asks_outside(r, subjects, rl) -> bool:
     """士昏禮 賓出。擯者出請 (注: 不必賓之事有無); 既夕禮 賓賵者將命…擯者出請: the usher who goes
     out to ask (出請), naming no one, asks the guest (yl:Guest) outside, the last to act, whose
-    business he will report inside; not the host he serves, nor a ruler (rule to-the-ruler)."""
-    if not any(e.kind == rl.word("out") for e in r.events):
+    business he will report inside; not the host he serves, nor a ruler (rule to-the-ruler).
+    Out or not, the one he asks is the guest who answers or comes forward in the next clause
+    (聘禮 擯者請受。賓禮辭 → to=賓?; 擯者出請。上介奉束錦 → to=上介?), not the one who comes out
+    to welcome him (擯者出請事。大夫朝服迎于外門外)."""
+    out = any(e.kind == rl.word("out") for e in r.events)
+    answering = _guest_answering(r, rl)
+    if not out and not answering:
         return False
     done = False
     for event in r.events:
@@ -3840,7 +3848,11 @@ def usher_asks_outside(r, subjects, rl) -> bool:
         if not event.open_to_guess("to"):
             continue
         within = int(rl.word("within"))
-        guest = _last_gone_out(r, within, rl.word("out")) or _last_guest(r, within, False)
+        guest = (
+            answering
+            or _last_gone_out(r, within, rl.word("out"))
+            or _last_guest(r, within, False)
+        )
         if guest and event.fields.get("to") != guest:
             event.set("to", guest, "?")
             done = True
@@ -5196,6 +5208,8 @@ def served_one(r, subjects, rl) -> bool:
         served = _last_offered(r, rl, mat=mat) or _said_of(r)
         if not served and (laid or not mat and (brought or set(theme) & set(rl.words["dishes"]))):
             served = _cup_holder(r, rl, theme)
+        if not served and brought:
+            served = _last_eater(r, rl, set(event.agent))
         if served and not set(served) & set(event.agent):
             event.set("to", served, "?")
             done = True
@@ -7053,11 +7067,19 @@ def past_the_assistant(r, subjects, rl) -> bool:
     """公食大夫禮 擯者進相幣。賓降辭幣 (聘禮 the same): the answer naming no one, its other party
     only guessed to be the usher who has just assisted (相) with the ruler's gift, goes to the
     ruler he assists, whose gift it is, not to the usher (as rule implied-recipient passes over
-    the 小臣 who declines for the ruler)."""
+    the 小臣 who declines for the ruler); the usher's assisting itself, naming no one, is the
+    ruler's (擯者進相幣 → 相 to=公?)."""
     ruler = rite_ruler(r.ctx, rl.words["ruler"])
     if ruler is None:
         return False
-    done = False
+    assisting = (
+        e
+        for e in r.events
+        if e.kind == rl.word("assist")
+        and set(e.agent) & set(rl.words["ushers"])
+        and "to" not in e.fields  # (以相拜: rule assist, the one who bowed)
+    )  # 擯者進相幣: the usher assists the ruler
+    done = _imply_recipient(assisting, ruler)
     for event in r.events:
         to = event.fields.get("to", ())
         if event.marks.get("to") != "?" or not to or ruler in event.agent:
@@ -7357,3 +7379,50 @@ def sent_to_ask(r, subjects, rl) -> bool:
         if e.kind == rl.word("ask") and e.agent and set(e.agent) <= sent and guest not in e.agent
     )
     return _imply_recipient(asks, guest)
+
+
+# --- r-recip7 rules
+
+
+def _guest_answering(r: ClauseReader, rl: Rule) -> tuple[str, ...]:
+    """The guests (yl:Guest, or of a mission: yl:Envoy) the next clause of the text opens with,
+    answering the usher or coming forward (擯者請受。賓禮辭; 擯者出請事。上介特面), not the
+    usher himself, nor one welcoming (迎) the one asked (擯者出請事。大夫朝服迎于外門外: the
+    host)."""
+    tokens = tokenize(r.ctx.next_clause_text, r.lex)
+    if any(t.of("action") in rl.words["welcome"] for t in tokens):
+        return ()
+    roles = leading_roles(tokens)
+    if not roles or set(roles) & set(rl.words["usher"]):
+        return ()
+    outside = all(r.all_of((p,), YL.Guest) or r.all_of((p,), YL.Envoy) for p in roles)
+    return roles if outside else ()
+
+
+@rule("capped-one")
+def capped_one(r, subjects, rl) -> bool:
+    """士冠禮 乃冠; 醮用脯醢; 記 適子冠于阼，醮于客位，冠而字之: the acts of the capping (冠, 醮,
+    字), naming no one they are done to, are done to the one capped, the last of his names
+    (將冠者 before the cap, 冠者 after it) to act or be addressed within the last acts: to=冠者?;
+    not where he is their doer (carried over to them: a misreading this rule leaves alone)."""
+    events = [e for e in r.events if e.kind in rl.words["acts"] and e.open_to_guess("to")]
+    recent = r.ctx.history[-int(rl.word("within")) :]
+    parties = (
+        p
+        for _, e in reversed(recent)
+        if "role" not in e.fields  # (為X: one named to an office, not a party)
+        for p in (*e.agent, *e.fields.get("to", ()))
+    )
+    capped = next((p for p in parties if p in rl.words["capped"]), None) if events else None
+    doing = (e for e in events if capped and capped not in e.agent)
+    return _imply_recipient(doing, capped) if capped else False
+
+
+def _last_eater(r: ClauseReader, rl: Rule, bringer: set[str]) -> tuple[str, ...]:
+    """少牢饋食禮 尸受，同祭于豆祭…主人羞肵俎; 有司徹 尸祭酒，啐酒。次賓羞牢燔: a dish brought
+    with no offering nor cup held in reach is for the one eating: the last to eat, taste or
+    offer a portion (飯, 嚌, 啐, 祭), within the last acts, not its bringer."""
+    for _, earlier in reversed(r.ctx.history[-int(rl.word("eat-within")) :]):
+        if earlier.kind in rl.words["eats"] and earlier.get("neg") != "1" and earlier.agent:
+            return () if set(earlier.agent) & bringer else tuple(earlier.agent)
+    return ()

@@ -60,6 +60,7 @@ class Context:
     said_of: tuple[tuple[str, ...], str] = ((), "")  # 記 賓為苟敬，…: who, and the sentence
     sentence_text: str = ""
     next_sentence_text: str = ""  # the next sentence of the paragraph (若賓，若長 after 唯公所賜)
+    next_clause_text: str = ""  # the clause after this one in the text (擯者請受 → 賓禮辭)
     alternatives: tuple[str, ...] = ()  # the last 唯公所酬's alternatives (若賓，若長)
     positive_agent: tuple[str, ...] = ()  # the last agent of an act not denied
     offerers: list[tuple[str, ...]] = field(default_factory=list)  # agents of 獻, in order
@@ -435,7 +436,10 @@ def asked_ones_act(reader, event, text, rl: Rule) -> bool:
 def asks_again(reader, event, text, rl: Rule) -> bool:
     """小臣又請媵爵者。二大夫媵爵如初。請致者: a request naming no one who makes it, soon after
     another's request, is his again (疏: 此請致者亦小臣也), not made by those who did what he
-    asked for nor by the one he asked."""
+    asked for nor by the one he asked; 又請 (asking again) looks further back, and asks the
+    guest (yl:Guest) asked before (既夕禮 擯者出請…士受羊，如受馬。又請 → agent=擯者^ to=賓?),
+    or, the one asked before being no guest (a ruler who only sent a gift, guessed), the last
+    guest to act since."""
     if not reader.is_a(event.kind, rl.word("request")):
         return False
     carried = set(reader.ctx.agent)
@@ -444,12 +448,18 @@ def asks_again(reader, event, text, rl: Rule) -> bool:
         for pid, e in reader.ctx.history[-3:]
     ):
         return False  # 賓執鴈，請問名: the one this sentence named asks
-    for _, earlier in reversed(reader.ctx.history[-int(rl.word("within")) :]):
+    again = text.startswith(rl.word("again"))  # 又請: the same request made again
+    within = int(rl.word("within-again" if again else "within"))
+    for _, earlier in reversed(reader.ctx.history[-within:]):
         if reader.is_a(earlier.kind, rl.word("request")) and earlier.agent:
             asker = earlier.agent
             if set(asker) & carried or carried & set(earlier.fields.get("to", ())):
                 return False
             event.set("agent", asker, "^")
+            if again and "to" not in event.fields:
+                asked = _guest_asked(reader, earlier, within)
+                if asked:
+                    event.set("to", asked, "?")  # to the guest asked before
             return True
     return False
 
@@ -1521,9 +1531,13 @@ def three_salutes(reader, event, text, rl) -> bool:
     """公揖入。賓入，三揖。至于階，三讓: the three salutes on the way in and the three yieldings
     at the steps (三揖, 三讓) naming no one are mutual (注: 每曲揖及當碑揖，相人偶): both the one
     carried over and the other who acted just before (the one who went in ahead), carried on
-    together, as 主人與賓三揖，至于階，三讓 names them."""
+    together, as 主人與賓三揖，至于階，三讓 names them; so are the salutes at each gate and
+    turn (每曲揖, 每門每曲揖; 注 聘禮: 每門輒揖者，以相人偶為敬也)."""
     ctx = reader.ctx
-    if event.kind not in rl.words["salute"] or event.get("count") != rl.word("count"):
+    each = text.startswith(rl.word("each"))  # 每曲揖, 每門每曲揖: at each gate and turn
+    if event.kind not in rl.words["salute"]:
+        return False
+    if event.get("count") != rl.word("count") and not each:
         return False
     if len(ctx.agent) != 1:
         return False
@@ -1531,7 +1545,7 @@ def three_salutes(reader, event, text, rl) -> bool:
     if not other:  # 主人…揖入。至于廟門，揖入，三揖: the one he saluted to lead him in
         led = next(
             (
-                e.fields.get("to", ())
+                e.fields.get("to", ()) or e.fields.get("with", ())  # (與賓揖: with him)
                 for _, e in reversed(ctx.history[-int(rl.word("within")) :])
                 if e.kind in rl.words["salute"] and e.agent == ctx.agent
             ),
@@ -2683,3 +2697,18 @@ def errand_goes_on(reader, event, text, rl) -> bool:
         return False
     event.set("agent", doers, "^")
     return True
+
+
+# --- r-recip7 rules
+
+
+def _guest_asked(reader: ClauseReader, earlier: Event, within: int) -> tuple[str, ...]:
+    """又請: the guests (yl:Guest) the earlier request asked, else the last guest to act within
+    the last ``within`` acts (賓入。宰受幣。又請 → 賓)."""
+    asked = earlier.fields.get("to", ())
+    if asked and reader.all_of(asked, YL.Guest):
+        return tuple(asked)
+    for _, e in reversed(reader.ctx.history[-within:]):
+        if e.agent and reader.all_of(e.agent, YL.Guest):
+            return tuple(e.agent)
+    return ()
