@@ -1206,18 +1206,20 @@ def _last_goes_on(reader, event, rl, goes_on) -> bool:
 def offers_next(reader, event, text, rl) -> bool:
     """士昏禮 贊…酌酳主人。主人拜受。贊户内北面答拜。酳婦亦如之: an offering (yl:offering) naming no
     one, to someone named other than the one whose bow was just answered, is the answerer's, who
-    offers the next cup; the turn does not go back to the one answered (turn-goes-back)."""
+    offers the next cup; the turn does not go back to the one answered (turn-goes-back). So
+    too the act he did to the one answered, done now to another named: 士冠禮 冠者見于兄弟。
+    兄弟再拜。冠者答拜。見贊者 → the 冠者; 聘禮 君勞之 … 君答拜。勞士介亦如之 → the 君."""
     ctx = reader.ctx
     if not (ctx.answered and ctx.answer_named and ctx.agent):
         return False
-    if event.kind not in reader.lex.frames["offering"]:
-        return False
     if not _addresses_a_third(event, ctx.answered):
         return False
-    offered = (  # he answered the bow of one he gave the cup to (not 有司徹 尸答拜 after 賓拜)
+    offering = reader.lex.frames["offering"]
+    offered = (  # he answered the bow of one he gave the cup to (not 有司徹 尸答拜 after 賓拜),
+        # or did to him the act he now does to another (冠者見于兄弟 … 見贊者)
         e
         for _, e in ctx.history[-int(rl.word("within")) :]
-        if e.kind in reader.lex.frames["offering"]
+        if (e.kind == event.kind or (e.kind in offering and event.kind in offering))
         and set(e.agent) == set(ctx.agent)
         and set(e.fields.get("to", ())) & set(ctx.answered)
     )
