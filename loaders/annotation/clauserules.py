@@ -2401,7 +2401,9 @@ def its_side(r, tokens, i, rl):
 def subject_between(r, tokens, i, rl):
     """卒歌主人獻工: a role between two acts, not governed by the first, is the subject of the
     second; after 而后 (then) always, and all the roles named there (賓升復筵而后卿大夫繼射:
-    the 卿 and 大夫 shoot next, not where the 賓 goes back to)."""
+    the 卿 and 大夫 shoot next, not where the 賓 goes back to); and after going out or in, done by
+    one named before it, a person is no place he goes (士冠禮 賓出主人送于廟門外: the host sees
+    him off; 特牲饋食禮 尸入主人退)."""
     token = tokens[i]
     then = i >= 2 and tokens[i - 2].text == rl.word("and")
     then = then and tokens[i - 1].text in rl.words["then"]  # 而后
@@ -2417,7 +2419,7 @@ def subject_between(r, tokens, i, rl):
         and not r.joined
         and nxt is not None
         and r.verb_here(tokens, i + run)
-        and (then or not r.governs(tokens, i))
+        and (then or not r.governs(tokens, i) or _gone_by_one_named(r, rl))
     ):
         r.next_agent = tuple(t.of("role") or "" for t in tokens[i : i + run])
         return run
@@ -7357,3 +7359,11 @@ def sent_to_ask(r, subjects, rl) -> bool:
         if e.kind == rl.word("ask") and e.agent and set(e.agent) <= sent and guest not in e.agent
     )
     return _imply_recipient(asks, guest)
+
+
+# --- r-agent7 rules
+
+
+def _gone_by_one_named(r, rl) -> bool:
+    """賓出主人送: the act before went out or in (出, 入), by a subject the clause named."""
+    return bool(r.subjects) and r.events[-1].kind in rl.words["go"]
