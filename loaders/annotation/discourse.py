@@ -1523,17 +1523,20 @@ def three_salutes(reader, event, text, rl) -> bool:
     """公揖入。賓入，三揖。至于階，三讓: the three salutes on the way in and the three yieldings
     at the steps (三揖, 三讓) naming no one are mutual (注: 每曲揖及當碑揖，相人偶): both the one
     carried over and the other who acted just before (the one who went in ahead), carried on
-    together, as 主人與賓三揖，至于階，三讓 names them."""
+    together, as 主人與賓三揖，至于階，三讓 names them; so are the salutes at each gate and
+    turn (聘禮 公揖入，每門每曲揖。及廟門 → 公, 賓; 士冠禮 每曲揖。至于廟門)."""
     ctx = reader.ctx
-    if event.kind not in rl.words["salute"] or event.get("count") != rl.word("count"):
+    if event.kind not in rl.words["salute"]:
         return False
+    if event.get("count") != rl.word("count") and not text.startswith(rl.word("each")):
+        return False  # 每曲揖, 每門每曲揖: at each turn, mutual too (注: 以相人偶為敬也)
     if len(ctx.agent) != 1:
         return False
     other = ctx.last_other(ctx.agent, int(rl.word("within")))
     if not other:  # 主人…揖入。至于廟門，揖入，三揖: the one he saluted to lead him in
         led = next(
             (
-                e.fields.get("to", ())
+                e.fields.get("to", ()) or e.fields.get("with", ())  # 與賓揖 (士冠禮)
                 for _, e in reversed(ctx.history[-int(rl.word("within")) :])
                 if e.kind in rl.words["salute"] and e.agent == ctx.agent
             ),
@@ -2684,4 +2687,55 @@ def errand_goes_on(reader, event, text, rl) -> bool:
     if not doers:
         return False
     event.set("agent", doers, "^")
+    return True
+
+
+# --- r-agent7 rules
+
+
+@rule("led-in-reaches")
+def led_in_reaches(reader, event, text, rl) -> bool:
+    """士昏禮 主人…再拜，賓不答拜。揖入。至于廟門: one who saluted another and went in, a
+    sentence of only that (揖入), led him in: the two reach the gate together (及 agent=主人,賓^),
+    as after 賓從 (rule followed-goes-on); 聘禮 大夫不答拜。揖入。及廟門 → 賓, 大夫."""
+    ctx = reader.ctx
+    before = ctx.clause_before()
+    if not (before and ctx.new_sentence and len(ctx.history) > 1):
+        return False
+    if event.kind not in rl.words["moving"]:
+        return False
+    (pid, salute), (pid2, went) = ctx.history[-2:]
+    if before[1] != rl.word("salute") + rl.word("enter") or not pid == pid2 == before[0]:
+        return False
+    led = salute.fields.get("to", ())
+    if salute.kind != rl.word("salute") or went.kind != rl.word("enter") or len(led) != 1:
+        return False
+    if not went.agent or went.agent != salute.agent or went.agent != ctx.agent:
+        return False
+    event.set("agent", (*ctx.agent, *led), "^")
+    return True
+
+
+@rule("leads-in-again")
+def leads_in_again(reader, event, text, rl) -> bool:
+    """士昏禮 主人揖入，賓執鴈從。至于廟門，揖入: the two who reached the gate together, 揖入 naming
+    no one is the one of them who went in first (入 alone, within the last acts), saluting the
+    other to lead him in again (揖 agent=主人^ to=賓?), not both."""
+    ctx = reader.ctx
+    if text != rl.word("salute") + rl.word("enter") or event.kind != rl.word("salute"):
+        return False
+    if len(ctx.agent) != 2:
+        return False
+    leader = next(
+        (
+            e.agent
+            for _, e in reversed(ctx.history[-int(rl.word("within")) :])
+            if e.kind == rl.word("enter") and len(e.agent) == 1 and e.agent[0] in ctx.agent
+        ),
+        (),
+    )
+    if not leader:
+        return False
+    event.set("agent", leader, "^")
+    event.set("to", tuple(a for a in ctx.agent if a not in leader), "?")
     return True
