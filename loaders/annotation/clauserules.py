@@ -7367,3 +7367,27 @@ def sent_to_ask(r, subjects, rl) -> bool:
 def _gone_by_one_named(r, rl) -> bool:
     """賓出主人送: the act before went out or in (出, 入), by a subject the clause named."""
     return bool(r.subjects) and r.events[-1].kind in rl.words["go"]
+
+
+@rule("named-by-deed")
+def named_by_deed(r, tokens, i, rl):
+    """特牲饋食禮 嗣舉奠 … 舉奠左執觶, 舉奠洗酌入, 舉奠答拜, 舉奠許諾: taking up the offering
+    set down (an act of rule offering-handled's + 奠) that an earlier clause of the rite gave
+    one person alone (ROLE + 舉奠, the whole clause), opening a later clause before another act,
+    names him by that deed: the subject (嗣子, the one who lifted the set-down cup), not an act
+    again."""
+    if i or r.subjects or r.events or len(tokens) < 3:
+        return None
+    handled = rule_named("offering-handled")  # 舉奠: the offering set down, taken up
+    if tokens[0].text not in handled.words["takes"] or tokens[1].text != handled.word("offering"):
+        return None
+    if not any(t.of("action") for t in tokens[2:]):
+        return None
+    deed = tokens[0].text + tokens[1].text
+    roles = r.lex.forms["role"]
+    for text in r.ctx.texts.values():
+        head = text.removesuffix(deed)
+        if head != text and head and roles.get(head):
+            r.subjects.append(roles[head])
+            return 2
+    return None
