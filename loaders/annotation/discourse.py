@@ -1651,10 +1651,16 @@ def seen_off(reader, event, text, rl) -> bool:
     last = ctx.history[-1][1] if ctx.history else None
     if event.kind not in rl.words["see-off"] or "theme" in event.fields or last is None:
         return False
-    if last.kind not in rl.words["leave"] or not last.agent:
-        return False
-    for _, earlier in reversed(ctx.history[-int(rl.word("within")) : -1]):
-        if earlier.agent and not set(earlier.agent) & set(last.agent):
+    since: int | None = -1
+    leaver = last.agent
+    if last.kind not in rl.words["leave"]:
+        leaver, since = _leaving_when(reader, event, rl), None  # 既夕禮 賓出，則拜送
+    if not leaver or rl.word("all") in text:
+        return False  # (鄉飲酒禮 皆拜送: those who bow are named)
+    if event.kind == rl.word("bow-off") and not reader.all_of(leaver, YL.Guest):
+        return False  # 士喪禮 主人出，拜送: the host goes out to bow the guests off
+    for _, earlier in reversed(ctx.history[-int(rl.word("within")) : since]):
+        if earlier.agent and not set(earlier.agent) & set(leaver):
             event.set("agent", earlier.agent, "^")
             return True
     return False
@@ -2739,3 +2745,13 @@ def leads_in_again(reader, event, text, rl) -> bool:
     event.set("agent", leader, "^")
     event.set("to", tuple(a for a in ctx.agent if a not in leader), "?")
     return True
+
+
+def _leaving_when(reader, event: Event, rl) -> tuple[str, ...]:
+    """既夕禮 賓出，則拜送: the one whose going out (ROLE + 出) is the condition of the act."""
+    for cond in event.fields.get("cond", ()):
+        for leave in rl.words["leave"]:
+            role = reader.lex.forms["role"].get(cond.removesuffix(leave))
+            if cond.endswith(leave) and role:
+                return (role,)
+    return ()
