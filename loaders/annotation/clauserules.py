@@ -1640,15 +1640,18 @@ def two_of_office(r, tokens, i, rl):
 def and_subject(r, tokens, i, rl):
     """賓及衆賓: one more subject; 賓反入，及卿大夫皆說屨: first in its clause, 及 and a person
     join him to the subject carried over (the 賓 and the 卿大夫 take off their shoes), not 及 a
-    place reached."""
-    nxt = _next(tokens, i)
+    place reached; so past 衆 (no term) before the person, the rest of them (特牲饋食禮
+    衆賓及衆兄弟交錯以辯 → 衆賓, 兄弟)."""
+    nxt, skip = _next(tokens, i), 0
+    if nxt is not None and nxt.text in rl.words["many"] and i and _next(tokens, i, 2) is not None:
+        nxt, skip = _next(tokens, i, 2), 1  # 衆賓及衆兄弟: the rest of them (no term)
     if tokens[i].text in rl.words["and"] and not tokens[i].kinds.get("role"):
         acted = any(not t.of("role") for t in tokens[2:])  # not 及佐食 alone: one offered to
         if not i and acted and not r.ctx.pending and r.ctx.agent and nxt and nxt.of("role"):
             r.subjects = list(r.ctx.agent)
         if r.subjects and not r.events and nxt and nxt.of("role"):
             r.joined = True
-            return 1
+            return 1 + skip
     return None
 
 
