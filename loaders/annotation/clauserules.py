@@ -6097,10 +6097,17 @@ def walks_by(r, subjects, rl) -> bool:
     """司馬適堂西，袒執弓，由其位南: a clause that is only 由 and a place, after an act that is no
     movement (a salute, taking up a bow), is the one carried over walking that way (行 via=), a
     new step of his; after a movement or a bringing (三耦皆進，由司射之西; 宰胥薦脯醢，由左房) it
-    is the way that one went (rule place-of-last-act, + via=)."""
+    is the way that one went (rule place-of-last-act, + via=). A person named with it, the
+    whole clause, walks that way himself (既夕禮 宰由主人之北; 士喪禮 主人由足西)."""
     ctx = r.ctx
-    if subjects or r.topic or set(r.before) != {rl.word("via")} or r.face or r.upper:
+    if r.topic or set(r.before) != {rl.word("via")} or r.face or r.upper:
         return False
+    if subjects:  # 既夕禮 宰由主人之北; 士喪禮 主人由足西: the one named walks that way
+        named = ctx.clause_text.partition(rl.word("by"))[0]
+        if r.at or named.endswith(rl.word("zhe")):
+            return False  # (燕禮 樂正由楹内東楹之東: a going to; 奠者由重南: who, not guessed)
+        r.new_event(rl.word("act")).set("agent", subjects)
+        return True
     last = _last_event(ctx)
     if last is None or not ctx.agent or ctx.sentence.startswith(rl.words["part"]):
         return False
