@@ -534,7 +534,7 @@ def setting_out_unstated(reader, event, text, rl) -> bool:
         and not event.marks.get("theme")
     ):
         return False  # 實觶: a cup filled, one of the round, not food put into its vessel (實鼎)
-    taker = _took_just_before(reader, rl)
+    taker = _took_just_before(reader, rl, event.kind in rl.words["lays"])
     if taker and lex.has(event.kind, "settingOut"):
         event.set("agent", taker, "^")  # 主婦不興，受，設于羊鉶之西: she sets what she received
         return True
@@ -549,9 +549,11 @@ def setting_out_unstated(reader, event, text, rl) -> bool:
     return False
 
 
-def _took_just_before(reader: ClauseReader, rl) -> tuple[str, ...]:
+def _took_just_before(reader: ClauseReader, rl, lays: bool = False) -> tuple[str, ...]:
     """有司徹 婦贊者執豕鉶以從，主婦不興，受，設于羊鉶之西; 取籩于房，䵄蕡坐設于豆西: the one who
-    received or took a thing in the act just before, in the paragraph, sets it out himself."""
+    received or took a thing in the act just before, in the paragraph, sets it out himself; so
+    one who cleared a thing away or went in or up bringing it (士虞禮 祝反，入徹，設于西北隅;
+    少牢 …從入。設俎)."""
     ctx = reader.ctx
     if not ctx.history:
         return ()
@@ -560,6 +562,8 @@ def _took_just_before(reader: ClauseReader, rl) -> tuple[str, ...]:
         return ()
     if set(last.fields.get("theme", ())) & set(rl.words["cups"]):
         return ()  # 辯受爵。其薦脯醢與脀，設于其位: a cup received is not what is set out
+    if lays and last.kind in rl.words["cleared"]:
+        return last.agent  # 入徹，設于西北隅: what he cleared away he lays there (not 徹之。乃薦)
     return last.agent if last.kind in rl.words["took"] else ()
 
 
