@@ -6493,8 +6493,10 @@ def verbless_stance(r, subjects, rl) -> bool:
         ctx.pending = None
     elif not subjects or not r.face:
         return False  # 膳宰具官饌于寢東: a place alone may wait for a verb the lexicon lacks
-    elif not (ctx.ends_sentence or _nothing_done_next(r, rl) or r.upper) or ctx.pending:
+    elif not (ctx.ends_sentence or _nothing_done_next(r, rl) or r.upper or _row_ahead(r, rl)):
         return False  # (同姓西面北上，異姓東面北上: a row with its end of honour stands)
+    elif ctx.pending:
+        return False
     event = r.new_event(rl.word("act"))
     event.set("agent", subjects, "" if r.subjects else "^")
     if r.upper:
@@ -7401,3 +7403,19 @@ def named_by_deed(r, tokens, i, rl):
             r.subjects.append(roles[head])
             return 2
     return None
+
+
+def _row_ahead(r, rl) -> bool:
+    """聘禮 賓南面，上介西面，衆介北面東上。史讀書: the clauses after it in its sentence are only
+    persons and how they face, the last of them with its end of honour (X上): a row that stands,
+    each clause a stance (not 上射東面，下射西面: how a pair faces, no end of honour)."""
+    marks = rl.words["facing-marks"]
+    row = []
+    for text in r.ctx.rest_of_sentence:  # the persons and facings that follow, up to an act
+        tokens = tokenize(text, r.lex)
+        if not tokens or not tokens[0].of("role"):
+            break
+        if not all(t.of("role") or t.of("direction") or t.text in marks for t in tokens):
+            break
+        row.append(tokens)
+    return bool(row) and row[-1][-1].text == rl.word("upper")
