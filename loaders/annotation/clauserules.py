@@ -1640,15 +1640,18 @@ def two_of_office(r, tokens, i, rl):
 def and_subject(r, tokens, i, rl):
     """賓及衆賓: one more subject; 賓反入，及卿大夫皆說屨: first in its clause, 及 and a person
     join him to the subject carried over (the 賓 and the 卿大夫 take off their shoes), not 及 a
-    place reached."""
-    nxt = _next(tokens, i)
+    place reached; so past 衆 (no term) before the person, the rest of them (特牲饋食禮
+    衆賓及衆兄弟交錯以辯 → 衆賓, 兄弟)."""
+    nxt, skip = _next(tokens, i), 0
+    if nxt is not None and nxt.text in rl.words["many"] and i and _next(tokens, i, 2) is not None:
+        nxt, skip = _next(tokens, i, 2), 1  # 衆賓及衆兄弟: the rest of them (no term)
     if tokens[i].text in rl.words["and"] and not tokens[i].kinds.get("role"):
         acted = any(not t.of("role") for t in tokens[2:])  # not 及佐食 alone: one offered to
         if not i and acted and not r.ctx.pending and r.ctx.agent and nxt and nxt.of("role"):
             r.subjects = list(r.ctx.agent)
         if r.subjects and not r.events and nxt and nxt.of("role"):
             r.joined = True
-            return 1
+            return 1 + skip
     return None
 
 
@@ -2401,7 +2404,9 @@ def its_side(r, tokens, i, rl):
 def subject_between(r, tokens, i, rl):
     """卒歌主人獻工: a role between two acts, not governed by the first, is the subject of the
     second; after 而后 (then) always, and all the roles named there (賓升復筵而后卿大夫繼射:
-    the 卿 and 大夫 shoot next, not where the 賓 goes back to)."""
+    the 卿 and 大夫 shoot next, not where the 賓 goes back to); and after going out or in, done by
+    one named before it, a person is no place he goes (士冠禮 賓出主人送于廟門外: the host sees
+    him off; 特牲饋食禮 尸入主人退)."""
     token = tokens[i]
     then = i >= 2 and tokens[i - 2].text == rl.word("and")
     then = then and tokens[i - 1].text in rl.words["then"]  # 而后
@@ -2417,7 +2422,7 @@ def subject_between(r, tokens, i, rl):
         and not r.joined
         and nxt is not None
         and r.verb_here(tokens, i + run)
-        and (then or not r.governs(tokens, i))
+        and (then or not r.governs(tokens, i) or _gone_by_one_named(r, rl))
     ):
         r.next_agent = tuple(t.of("role") or "" for t in tokens[i : i + run])
         return run
@@ -3849,9 +3854,7 @@ def usher_asks_outside(r, subjects, rl) -> bool:
             continue
         within = int(rl.word("within"))
         guest = (
-            answering
-            or _last_gone_out(r, within, rl.word("out"))
-            or _last_guest(r, within, False)
+            answering or _last_gone_out(r, within, rl.word("out")) or _last_guest(r, within, False)
         )
         if guest and event.fields.get("to") != guest:
             event.set("to", guest, "?")
@@ -6106,10 +6109,17 @@ def walks_by(r, subjects, rl) -> bool:
     """司馬適堂西，袒執弓，由其位南: a clause that is only 由 and a place, after an act that is no
     movement (a salute, taking up a bow), is the one carried over walking that way (行 via=), a
     new step of his; after a movement or a bringing (三耦皆進，由司射之西; 宰胥薦脯醢，由左房) it
-    is the way that one went (rule place-of-last-act, + via=)."""
+    is the way that one went (rule place-of-last-act, + via=). A person named with it, the
+    whole clause, walks that way himself (既夕禮 宰由主人之北; 士喪禮 主人由足西)."""
     ctx = r.ctx
-    if subjects or r.topic or set(r.before) != {rl.word("via")} or r.face or r.upper:
+    if r.topic or set(r.before) != {rl.word("via")} or r.face or r.upper:
         return False
+    if subjects:  # 既夕禮 宰由主人之北; 士喪禮 主人由足西: the one named walks that way
+        named = ctx.clause_text.partition(rl.word("by"))[0]
+        if r.at or named.endswith(rl.word("zhe")):
+            return False  # (燕禮 樂正由楹内東楹之東: a going to; 奠者由重南: who, not guessed)
+        r.new_event(rl.word("act")).set("agent", subjects)
+        return True
     last = _last_event(ctx)
     if last is None or not ctx.agent or ctx.sentence.startswith(rl.words["part"]):
         return False
@@ -6495,8 +6505,10 @@ def verbless_stance(r, subjects, rl) -> bool:
         ctx.pending = None
     elif not subjects or not r.face:
         return False  # 膳宰具官饌于寢東: a place alone may wait for a verb the lexicon lacks
-    elif not (ctx.ends_sentence or _nothing_done_next(r, rl) or r.upper) or ctx.pending:
+    elif not (ctx.ends_sentence or _nothing_done_next(r, rl) or r.upper or _row_ahead(r, rl)):
         return False  # (同姓西面北上，異姓東面北上: a row with its end of honour stands)
+    elif ctx.pending:
+        return False
     event = r.new_event(rl.word("act"))
     event.set("agent", subjects, "" if r.subjects else "^")
     if r.upper:
@@ -7426,3 +7438,51 @@ def _last_eater(r: ClauseReader, rl: Rule, bringer: set[str]) -> tuple[str, ...]
         if earlier.kind in rl.words["eats"] and earlier.get("neg") != "1" and earlier.agent:
             return () if set(earlier.agent) & bringer else tuple(earlier.agent)
     return ()
+
+
+# --- r-agent7 rules
+
+
+def _gone_by_one_named(r, rl) -> bool:
+    """賓出主人送: the act before went out or in (出, 入), by a subject the clause named."""
+    return bool(r.subjects) and r.events[-1].kind in rl.words["go"]
+
+
+@rule("named-by-deed")
+def named_by_deed(r, tokens, i, rl):
+    """特牲饋食禮 嗣舉奠 … 舉奠左執觶, 舉奠洗酌入, 舉奠答拜, 舉奠許諾: taking up the offering
+    set down (an act of rule offering-handled's + 奠) that an earlier clause of the rite gave
+    one person alone (ROLE + 舉奠, the whole clause), opening a later clause before another act,
+    names him by that deed: the subject (嗣子, the one who lifted the set-down cup), not an act
+    again."""
+    if i or r.subjects or r.events or len(tokens) < 3:
+        return None
+    handled = rule_named("offering-handled")  # 舉奠: the offering set down, taken up
+    if tokens[0].text not in handled.words["takes"] or tokens[1].text != handled.word("offering"):
+        return None
+    if not any(t.of("action") for t in tokens[2:]):
+        return None
+    deed = tokens[0].text + tokens[1].text
+    roles = r.lex.forms["role"]
+    for text in r.ctx.texts.values():
+        head = text.removesuffix(deed)
+        if head != text and head and roles.get(head):
+            r.subjects.append(roles[head])
+            return 2
+    return None
+
+
+def _row_ahead(r, rl) -> bool:
+    """聘禮 賓南面，上介西面，衆介北面東上。史讀書: the clauses after it in its sentence are only
+    persons and how they face, the last of them with its end of honour (X上): a row that stands,
+    each clause a stance (not 上射東面，下射西面: how a pair faces, no end of honour)."""
+    marks = rl.words["facing-marks"]
+    row = []
+    for text in r.ctx.rest_of_sentence:  # the persons and facings that follow, up to an act
+        tokens = tokenize(text, r.lex)
+        if not tokens or not tokens[0].of("role"):
+            break
+        if not all(t.of("role") or t.of("direction") or t.text in marks for t in tokens):
+            break
+        row.append(tokens)
+    return bool(row) and row[-1][-1].text == rl.word("upper")

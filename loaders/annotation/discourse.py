@@ -544,7 +544,7 @@ def setting_out_unstated(reader, event, text, rl) -> bool:
         and not event.marks.get("theme")
     ):
         return False  # 實觶: a cup filled, one of the round, not food put into its vessel (實鼎)
-    taker = _took_just_before(reader, rl)
+    taker = _took_just_before(reader, rl, event.kind in rl.words["lays"])
     if taker and lex.has(event.kind, "settingOut"):
         event.set("agent", taker, "^")  # 主婦不興，受，設于羊鉶之西: she sets what she received
         return True
@@ -559,9 +559,11 @@ def setting_out_unstated(reader, event, text, rl) -> bool:
     return False
 
 
-def _took_just_before(reader: ClauseReader, rl) -> tuple[str, ...]:
+def _took_just_before(reader: ClauseReader, rl, lays: bool = False) -> tuple[str, ...]:
     """有司徹 婦贊者執豕鉶以從，主婦不興，受，設于羊鉶之西; 取籩于房，䵄蕡坐設于豆西: the one who
-    received or took a thing in the act just before, in the paragraph, sets it out himself."""
+    received or took a thing in the act just before, in the paragraph, sets it out himself; so
+    one who cleared a thing away or went in or up bringing it (士虞禮 祝反，入徹，設于西北隅;
+    少牢 …從入。設俎)."""
     ctx = reader.ctx
     if not ctx.history:
         return ()
@@ -570,6 +572,8 @@ def _took_just_before(reader: ClauseReader, rl) -> tuple[str, ...]:
         return ()
     if set(last.fields.get("theme", ())) & set(rl.words["cups"]):
         return ()  # 辯受爵。其薦脯醢與脀，設于其位: a cup received is not what is set out
+    if lays and last.kind in rl.words["cleared"]:
+        return last.agent  # 入徹，設于西北隅: what he cleared away he lays there (not 徹之。乃薦)
     return last.agent if last.kind in rl.words["took"] else ()
 
 
@@ -1216,18 +1220,20 @@ def _last_goes_on(reader, event, rl, goes_on) -> bool:
 def offers_next(reader, event, text, rl) -> bool:
     """士昏禮 贊…酌酳主人。主人拜受。贊户内北面答拜。酳婦亦如之: an offering (yl:offering) naming no
     one, to someone named other than the one whose bow was just answered, is the answerer's, who
-    offers the next cup; the turn does not go back to the one answered (turn-goes-back)."""
+    offers the next cup; the turn does not go back to the one answered (turn-goes-back). So
+    too the act he did to the one answered, done now to another named: 士冠禮 冠者見于兄弟。
+    兄弟再拜。冠者答拜。見贊者 → the 冠者; 聘禮 君勞之 … 君答拜。勞士介亦如之 → the 君."""
     ctx = reader.ctx
     if not (ctx.answered and ctx.answer_named and ctx.agent):
         return False
-    if event.kind not in reader.lex.frames["offering"]:
-        return False
     if not _addresses_a_third(event, ctx.answered):
         return False
-    offered = (  # he answered the bow of one he gave the cup to (not 有司徹 尸答拜 after 賓拜)
+    offering = reader.lex.frames["offering"]
+    offered = (  # he answered the bow of one he gave the cup to (not 有司徹 尸答拜 after 賓拜),
+        # or did to him the act he now does to another (冠者見于兄弟 … 見贊者)
         e
         for _, e in ctx.history[-int(rl.word("within")) :]
-        if e.kind in reader.lex.frames["offering"]
+        if (e.kind == event.kind or (e.kind in offering and event.kind in offering))
         and set(e.agent) == set(ctx.agent)
         and set(e.fields.get("to", ())) & set(ctx.answered)
     )
@@ -1532,13 +1538,12 @@ def three_salutes(reader, event, text, rl) -> bool:
     at the steps (三揖, 三讓) naming no one are mutual (注: 每曲揖及當碑揖，相人偶): both the one
     carried over and the other who acted just before (the one who went in ahead), carried on
     together, as 主人與賓三揖，至于階，三讓 names them; so are the salutes at each gate and
-    turn (每曲揖, 每門每曲揖; 注 聘禮: 每門輒揖者，以相人偶為敬也)."""
+    turn (聘禮 公揖入，每門每曲揖。及廟門 → 公, 賓; 士冠禮 每曲揖。至于廟門)."""
     ctx = reader.ctx
-    each = text.startswith(rl.word("each"))  # 每曲揖, 每門每曲揖: at each gate and turn
     if event.kind not in rl.words["salute"]:
         return False
-    if event.get("count") != rl.word("count") and not each:
-        return False
+    if event.get("count") != rl.word("count") and not text.startswith(rl.word("each")):
+        return False  # 每曲揖, 每門每曲揖: at each turn, mutual too (注: 以相人偶為敬也)
     if len(ctx.agent) != 1:
         return False
     other = ctx.last_other(ctx.agent, int(rl.word("within")))
@@ -1660,10 +1665,16 @@ def seen_off(reader, event, text, rl) -> bool:
     last = ctx.history[-1][1] if ctx.history else None
     if event.kind not in rl.words["see-off"] or "theme" in event.fields or last is None:
         return False
-    if last.kind not in rl.words["leave"] or not last.agent:
-        return False
-    for _, earlier in reversed(ctx.history[-int(rl.word("within")) : -1]):
-        if earlier.agent and not set(earlier.agent) & set(last.agent):
+    since: int | None = -1
+    leaver = last.agent
+    if last.kind not in rl.words["leave"]:
+        leaver, since = _leaving_when(reader, event, rl), None  # 既夕禮 賓出，則拜送
+    if not leaver or rl.word("all") in text:
+        return False  # (鄉飲酒禮 皆拜送: those who bow are named)
+    if event.kind == rl.word("bow-off") and not reader.all_of(leaver, YL.Guest):
+        return False  # 士喪禮 主人出，拜送: the host goes out to bow the guests off
+    for _, earlier in reversed(ctx.history[-int(rl.word("within")) : since]):
+        if earlier.agent and not set(earlier.agent) & set(leaver):
             event.set("agent", earlier.agent, "^")
             return True
     return False
@@ -2711,4 +2722,64 @@ def _guest_asked(reader: ClauseReader, earlier: Event, within: int) -> tuple[str
     for _, e in reversed(reader.ctx.history[-within:]):
         if e.agent and reader.all_of(e.agent, YL.Guest):
             return tuple(e.agent)
+
+
+# --- r-agent7 rules
+
+
+@rule("led-in-reaches")
+def led_in_reaches(reader, event, text, rl) -> bool:
+    """士昏禮 主人…再拜，賓不答拜。揖入。至于廟門: one who saluted another and went in, a
+    sentence of only that (揖入), led him in: the two reach the gate together (及 agent=主人,賓^),
+    as after 賓從 (rule followed-goes-on); 聘禮 大夫不答拜。揖入。及廟門 → 賓, 大夫."""
+    ctx = reader.ctx
+    before = ctx.clause_before()
+    if not (before and ctx.new_sentence and len(ctx.history) > 1):
+        return False
+    if event.kind not in rl.words["moving"]:
+        return False
+    (pid, salute), (pid2, went) = ctx.history[-2:]
+    if before[1] != rl.word("salute") + rl.word("enter") or not pid == pid2 == before[0]:
+        return False
+    led = salute.fields.get("to", ())
+    if salute.kind != rl.word("salute") or went.kind != rl.word("enter") or len(led) != 1:
+        return False
+    if not went.agent or went.agent != salute.agent or went.agent != ctx.agent:
+        return False
+    event.set("agent", (*ctx.agent, *led), "^")
+    return True
+
+
+@rule("leads-in-again")
+def leads_in_again(reader, event, text, rl) -> bool:
+    """士昏禮 主人揖入，賓執鴈從。至于廟門，揖入: the two who reached the gate together, 揖入 naming
+    no one is the one of them who went in first (入 alone, within the last acts), saluting the
+    other to lead him in again (揖 agent=主人^ to=賓?), not both."""
+    ctx = reader.ctx
+    if text != rl.word("salute") + rl.word("enter") or event.kind != rl.word("salute"):
+        return False
+    if len(ctx.agent) != 2:
+        return False
+    leader = next(
+        (
+            e.agent
+            for _, e in reversed(ctx.history[-int(rl.word("within")) :])
+            if e.kind == rl.word("enter") and len(e.agent) == 1 and e.agent[0] in ctx.agent
+        ),
+        (),
+    )
+    if not leader:
+        return False
+    event.set("agent", leader, "^")
+    event.set("to", tuple(a for a in ctx.agent if a not in leader), "?")
+    return True
+
+
+def _leaving_when(reader, event: Event, rl) -> tuple[str, ...]:
+    """既夕禮 賓出，則拜送: the one whose going out (ROLE + 出) is the condition of the act."""
+    for cond in event.fields.get("cond", ()):
+        for leave in rl.words["leave"]:
+            role = reader.lex.forms["role"].get(cond.removesuffix(leave))
+            if cond.endswith(leave) and role:
+                return (role,)
     return ()
