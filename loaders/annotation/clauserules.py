@@ -7101,8 +7101,8 @@ def goes_that_way(r, tokens, i, rl):
 def goes_ahead(r, tokens, i, rl):
     """士喪禮 夏祝…執醴先 / 小臣二人執戈先 / 祝…遂先: 先 ending a clause right after its act of
     holding a thing, or 遂先 the whole clause, is going ahead with it (行), the same doer, not
-    'first' before an act that is not written; a thing alone before 先 (瑟先, 重先) is not this
-    rule's: the reviews read it as the thing going first, 行 with no one named."""
+    'first' before an act that is not written; a thing alone before 先 (瑟先, 重先) is rule
+    thing-goes-first's: the thing going first, 行 with no one named."""
     texts = [t.text for t in tokens]
     if not i and texts == [texts[0], rl.word("ahead")] and texts[0] in rl.words["then"]:
         r.verb(rl.word("act"), tokens, 1)
@@ -7357,3 +7357,24 @@ def sent_to_ask(r, subjects, rl) -> bool:
         if e.kind == rl.word("ask") and e.agent and set(e.agent) <= sent and guest not in e.agent
     )
     return _imply_recipient(asks, guest)
+
+
+# --- r-kind7 rules
+
+
+@rule("thing-goes-first")
+def thing_goes_first(r, subjects, rl) -> bool:
+    """鄉飲酒禮 / 鄉射禮 瑟先; 既夕禮 重先; 聘禮 皮先: a clause that is only a thing and 先 is that
+    thing going first in the file (行 theme=瑟), carried by no one named (注 鄉射禮: 相者挾瑟…
+    瑟先，賤者先就事也; the reviews since harm9): not a person going before (rule goes-before),
+    nor a clause of no act."""
+    tokens = r.tokens
+    if subjects or len(tokens) != 2 or tokens[1].text != rl.word("ahead") or tokens[1].kinds:
+        return False
+    thing = tokens[0].of("object")
+    if not thing or tokens[0].kinds.keys() != {"object"}:
+        return False
+    event = r.new_event(rl.word("act"))
+    event.set("theme", (thing,))
+    event.fields["noagent"] = ("unstated",)
+    return True
