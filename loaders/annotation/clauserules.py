@@ -6483,7 +6483,7 @@ def verbless_stance(r, subjects, rl) -> bool:
         return False  # 膳宰具官饌于寢東: a place alone may wait for a verb the lexicon lacks
     elif not (ctx.ends_sentence or _nothing_done_next(r, rl) or r.upper) or ctx.pending:
         return False  # (同姓西面北上，異姓東面北上: a row with its end of honour stands)
-    event = r.new_event(rl.word("act"))
+    event = r.new_event(_stance_act(r, rl))
     event.set("agent", subjects, "" if r.subjects else "^")
     if r.upper:
         event.set("upper", r.upper)  # 立者東面北上
@@ -7399,3 +7399,12 @@ def named_walks_by(r, subjects, rl) -> bool:
     event.set("via", r.before.get(rl.word("via")) or "".join(t.text for t in way))
     r.before.clear()
     return True
+
+
+def _stance_act(r, rl: Rule) -> str:
+    """士虞禮 宗人西階前北面; 士喪禮 衆兄弟堂下北面; 既夕禮 衆主人堂下東面: a stance that names its
+    place before the facing, no 于, is where that one is (在), as a sentence of such stances reads
+    (rule stances-listed); with 于 after the facing (母南面于房外) or with no place, his standing
+    so (立)."""
+    placed = r.at and not any(t.text in rl.words["yu"] for t in r.tokens)
+    return rl.word("placed") if placed else rl.word("act")
