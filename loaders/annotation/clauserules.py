@@ -499,7 +499,7 @@ def robes_named(r, tokens, i, rl):
     given = bool(acts) and acts[-1] in rl.words["given"]
     off = tokens[i - 1].of("action") in rl.words["off"]  # 士昏禮 主人說服于房: taken off
     if not (tokens[i - 1].of("object") or given or off):
-        return None
+        return _robes_handled(r, tokens, i, rl)
     return 1
 
 
@@ -7408,3 +7408,18 @@ def _stance_act(r, rl: Rule) -> str:
     so (立)."""
     placed = r.at and not any(t.text in rl.words["yu"] for t in r.tokens)
     return rl.word("placed") if placed else rl.word("act")
+
+
+def _robes_handled(r, tokens: Tokens, i: int, rl: Rule) -> int | None:
+    """士冠禮 陳服于房中西墉下, 在服北; 既夕禮 記 斂服載之; 士冠禮 咸加爾服, 乃申爾服: 服 right
+    after an act that lays out, shrouds or puts on a thing (陳, 斂, 加) or after 爾 (yours) is the
+    robes handled, no act of putting them on (rule robes-named); after 在 and before a compass
+    word it is where a thing is, 服北 (the place by the robes laid out)."""
+    before = tokens[i - 1]
+    if before.of("action") in rl.words["laid"] or before.text in rl.words["yours"]:
+        return 1
+    nxt = _next(tokens, i)
+    if before.of("action") in rl.words["at"] and nxt is not None and nxt.of("direction"):
+        r.place_here(tokens[i].text + nxt.text)
+        return 2
+    return None
