@@ -7423,3 +7423,18 @@ def _robes_handled(r, tokens: Tokens, i: int, rl: Rule) -> int | None:
         r.place_here(tokens[i].text + nxt.text)
         return 2
     return None
+
+
+@rule("pledges-cross")
+def pledges_cross(r, subjects, rl) -> bool:
+    """特牲饋食禮 衆賓及衆兄弟交錯以辯 (注: 交錯猶言東西); 有司徹 賓及兄弟交錯其酬: the pledges
+    crossing (交錯, a form of 酬) go back and forth among those who drink them, each side to the
+    other: no one else is the other party, so no recipient is guessed for it."""
+    if rl.word("cross") not in r.ctx.clause_text:
+        return False
+    done = False
+    for event in r.events:
+        if event.kind == rl.word("pledge") and event.marks.get("to") == "?":
+            event.unset("to")
+            done = True
+    return done
