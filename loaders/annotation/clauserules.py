@@ -3412,8 +3412,10 @@ def said_to(r, subjects, rl) -> bool:
 def _unnamed_words_apart(r, event: Event, pid: str, earlier: Event) -> bool:
     """士虞禮 記 宗人詔降如初。始虞用柔日，曰：「哀子某…」: words no one is named saying (the
     記's prayers, 注: 祝辭) are no reply to a named speaker's words of another sentence: they
-    take no recipient from them (rule said-to)."""
-    return not event.agent and bool(earlier.agent) and sentence_of(pid) != r.ctx.sentence
+    take no recipient from them (rule said-to); nor are words the clause names as a formula of
+    their own (士冠禮 醴辭曰…, rule named-words), whoever is carried over as their speaker."""
+    unnamed = not event.agent or r.words_named
+    return unnamed and bool(earlier.agent) and sentence_of(pid) != r.ctx.sentence
 
 
 @rule("reciprocal-with")
@@ -7438,3 +7440,18 @@ def pledges_cross(r, subjects, rl) -> bool:
             event.unset("to")
             done = True
     return done
+
+
+@rule("named-words")
+def named_words(r, tokens, i, rl):
+    """士冠禮 醴辭曰甘醴惟厚, 醮辭曰旨酒既清; 士昏禮 記 昏辭曰吾子有惠; 士虞禮 記 卒辭曰哀子某,
+    饗辭曰哀子某: a word that is no person before 辭曰, opening the clause, names the words said
+    (the words of the 醴, of the wedding, the last words, the words bidding the dead partake):
+    what follows is said, 曰, not a declining (辭) nor an act of the word before it (醮, 饗);
+    a person before 辭曰 (姆辭曰) declines, and 辭曰 alone (辭曰非禮也) too."""
+    if i or len(tokens) < 3 or tokens[0].of("role") or tokens[0].kinds.get("say"):
+        return None
+    if tokens[1].of("action") != rl.word("words") or tokens[2].text != rl.word("says"):
+        return None
+    r.words_named = True
+    return 2
