@@ -4618,12 +4618,7 @@ def bow_past_the_server(r, subjects, rl) -> bool:
         told = event.fields.get("to", ())
         if not told or event.marks.get("to") != "?" or not set(told) <= set(rl.words["servers"]):
             continue
-        recent = r.ctx.history[-int(rl.word("within")) :]
-        impersonator = rl.word("impersonator")
-        near = any(
-            impersonator in e.agent or impersonator in e.fields.get("to", ()) for _, e in recent
-        )
-        event.set("to", (impersonator if near else rl.word("spirit"),), "?")
+        event.set("to", (_one_served(r, rl),), "?")
         done = True
     return done
 
@@ -7455,3 +7450,28 @@ def named_words(r, tokens, i, rl):
         return None
     r.words_named = True
     return 2
+
+
+@rule("bids-partake")
+def bids_partake(r, tokens, i, rl):
+    """士虞禮 祝饗，命佐食祭 (注: 饗，告神饗); 特牲饋食禮 祝饗，主人拜如初 (注: 饗，勸強之
+    也): 饗 right after the 祝, the whole clause, is his words bidding the one offered to
+    partake, an act of speech (告) to the 尸 or the spirit (_one_served), not a feast he gives."""
+    if i != 1 or len(tokens) != 2 or tokens[0].of("role") != rl.word("speaker"):
+        return None
+    if tokens[1].of("action") != rl.word("partake"):
+        return None
+    r.verb(rl.word("act"), tokens, i)
+    if r.events:
+        r.events[-1].set("to", (_one_served(r, rl),), "?")
+    return 1
+
+
+def _one_served(r, rl: Rule) -> str:
+    """The one the meal is served to: the 尸 while he is at hand (he acted or was addressed
+    within the last acts), else the spirit (神) offered to before he comes in (the 陰厭, 注:
+    為神奠之); rules bow-past-the-server, bids-partake."""
+    impersonator = rl.word("impersonator")
+    recent = r.ctx.history[-int(rl.word("within")) :]
+    near = any(impersonator in e.agent or impersonator in e.fields.get("to", ()) for _, e in recent)
+    return impersonator if near else rl.word("spirit")
