@@ -7475,3 +7475,23 @@ def _one_served(r, rl: Rule) -> str:
     recent = r.ctx.history[-int(rl.word("within")) :]
     near = any(impersonator in e.agent or impersonator in e.fields.get("to", ()) for _, e in recent)
     return impersonator if near else rl.word("spirit")
+
+
+@rule("stance-in-case")
+def stance_in_case(r, subjects, rl) -> bool:
+    """特牲饋食禮 記 佐食當事，則户外南面；無事，則中庭北面; 士冠禮 賓升則東面: a facing (and a
+    place) after 則, no one named and no verb, is where the one the case is about, or the one
+    carried over, stands in that case (立 cond=…), not a facing added to the act before the case;
+    not a case that names a thing (聘禮 馬則北面: how the horses face)."""
+    ctx = r.ctx
+    if subjects or not r.face or r.topic or r.before or not ctx.condition or not ctx.agent:
+        return False
+    if rl.word("then") not in ctx.clause_text:
+        return False
+    if any(t.of("object") for t in tokenize(ctx.condition, r.lex)):
+        return False  # 聘禮 馬則北面: how the horses face, a thing's case
+    event = r.new_event(rl.word("act"))
+    event.set("agent", ctx.agent, "^")
+    if r.upper:
+        event.set("upper", r.upper)
+    return True
