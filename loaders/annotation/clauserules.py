@@ -7495,3 +7495,18 @@ def stance_in_case(r, subjects, rl) -> bool:
     if r.upper:
         event.set("upper", r.upper)
     return True
+
+
+@rule("measure-named")
+def measure_named(r, tokens, i, rl):
+    """聘禮 記 十斗曰斛，十六斗曰籔，十籔曰秉; 四秉曰筥，十筥曰稯，十稯曰秅: a number of a measure,
+    曰 and one word, the whole clause, names the larger measure (注: 秉十六斛; 今江淮之間量名有為
+    籔者): what a word means, no one speaking, no act."""
+    says = [k for k, t in enumerate(tokens) if t.text == rl.word("says")]
+    if i or tokens[0].text not in word_values("numeral") or len(says) != 1:
+        return None
+    if says[0] < 2 or says[0] != len(tokens) - 2:
+        return None
+    if any(t.kinds for t in tokens[: says[0]]) or tokens[-1].of("role") or tokens[-1].of("action"):
+        return None
+    return len(tokens)
