@@ -6887,11 +6887,11 @@ def _attendants_sent(r, tokens, i, rl):
 @rule("sent-home")
 def sent_home(r, tokens, i, rl):
     """聘禮 君使卿韋弁，歸饔餼五牢; 宰夫始歸乘禽; 有司徹 司士歸尸侑之俎, 歸之 / 聘禮 使者歸: 歸
-    (no term) before what is sent (a thing,
-    之) is sending it to one's lodging, the act 致 (注 覲禮: 王或不親，以其禮幣致之); a person's 歸
-    ending the clause is his going home, 行; read only where the doer is named or in the sentence;
-    not with 于, nor 歸 intended or asked for (客將歸, 賓請歸), a time (卒窆而歸, 歸大禮之日), nor
-    in a rule (凡使者歸)."""
+    (no term) before what is sent (a thing, 之; 禮, 主人歸禮幣: the gifts) is sending it to one's
+    lodging, the act 致 (注 覲禮: 王或不親，以其禮幣致之); a person's 歸 ending the clause is his
+    going home, 行; read only where the doer is named or in the sentence; not with 于, nor 歸
+    intended or asked for (客將歸, 賓請歸), a time (卒窆而歸, 歸大禮之日), nor in a rule
+    (凡使者歸)."""
     token, nxt, text = tokens[i], _next(tokens, i), r.ctx.clause_text
     if token.text != rl.word("home") or token.kinds or text.startswith(rl.word("generic")):
         return None
@@ -6905,6 +6905,9 @@ def sent_home(r, tokens, i, rl):
         r.verb(rl.word("go"), tokens, i)
     elif nxt is not None and (nxt.of("object") or nxt.of("role") or nxt.text in rl.words["sent"]):
         r.verb(rl.word("send"), tokens, i)
+    elif nxt is not None and nxt.text in rl.words["rites"]:  # 主人歸禮幣: the gifts, no act 禮
+        r.verb(rl.word("send"), tokens, i)
+        return 2
     else:
         return None
     return 1
