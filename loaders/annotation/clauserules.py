@@ -809,12 +809,13 @@ def cloth_cover(r, tokens, i, rl):
     """既夕禮 奠設如初，巾之; 記 凡籩豆實具設，皆巾之; 士喪禮 祝受巾，巾之: the cloth 巾 and 之
     ending the clause, no act before it, is covering the thing with the cloth:
     加 theme=巾, the thing named before covered, not a clause with no act."""
-    if r.events or tokens[i].of("object") != rl.word("cloth") or i + 2 != len(tokens):
+    if r.events or tokens[i].of("object") != rl.word("cloth"):
         return None
-    if tokens[i + 1].text != rl.word("it"):
+    used = _cloth_used(r, tokens, i, rl)
+    if used is None:
         return None
     r.new_event(rl.word("act")).set("theme", rl.word("cloth"))
-    return 2
+    return used
 
 
 @rule("side-taken")
@@ -7513,3 +7514,15 @@ def measure_named(r, tokens, i, rl):
     if any(t.kinds for t in tokens[: says[0]]) or tokens[-1].of("role") or tokens[-1].of("action"):
         return None
     return len(tokens)
+
+
+def _cloth_used(r, tokens: Tokens, i: int, rl: Rule) -> int | None:
+    """How many tokens the cloth covering uses (rule cloth-cover): 巾之 (2); 巾奠, the offerings
+    covered (既夕禮 記 巾奠, 2); 巾 before 如 (士喪禮 巾如初, 1, the way read after it); 巾 ending
+    the clause after the persons or 不 (士喪禮 不巾, 1): not a cloth named in a list."""
+    nxt = _next(tokens, i)
+    if nxt is None:
+        return 1 if r.subjects or r.neg else None
+    if i + 2 == len(tokens) and nxt.text in (rl.word("it"), rl.word("offering")):
+        return 2
+    return 1 if nxt.of("action") == rl.word("like") else None
