@@ -85,6 +85,7 @@ class ClauseReader:
         self.carry = False  # 以降: the next act goes away with the thing in hand (carried-off)
         self.carried: list[Event] = []  # the acts that carry it (rule thing-in-hand)
         self.relayed = ""  # 君曰…: the ruler's words, said by the one commanding (relayed-words)
+        self.words_named = False  # 醴辭曰…: the words named, a formula of their own (named-words)
         self.relative = False  # 司射所作: 所 + an act, a noun phrase (rule nominal-sentence)
         self.text = ""  # the clause read
         self.tokens: tuple[Token, ...] = ()  # its tokens as read, before any token rule merged them

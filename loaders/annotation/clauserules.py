@@ -499,7 +499,7 @@ def robes_named(r, tokens, i, rl):
     given = bool(acts) and acts[-1] in rl.words["given"]
     off = tokens[i - 1].of("action") in rl.words["off"]  # 士昏禮 主人說服于房: taken off
     if not (tokens[i - 1].of("object") or given or off):
-        return None
+        return _robes_handled(r, tokens, i, rl)
     return 1
 
 
@@ -809,12 +809,13 @@ def cloth_cover(r, tokens, i, rl):
     """既夕禮 奠設如初，巾之; 記 凡籩豆實具設，皆巾之; 士喪禮 祝受巾，巾之: the cloth 巾 and 之
     ending the clause, no act before it, is covering the thing with the cloth:
     加 theme=巾, the thing named before covered, not a clause with no act."""
-    if r.events or tokens[i].of("object") != rl.word("cloth") or i + 2 != len(tokens):
+    if r.events or tokens[i].of("object") != rl.word("cloth"):
         return None
-    if tokens[i + 1].text != rl.word("it"):
+    used = _cloth_used(r, tokens, i, rl)
+    if used is None:
         return None
     r.new_event(rl.word("act")).set("theme", rl.word("cloth"))
-    return 2
+    return used
 
 
 @rule("side-taken")
@@ -3420,8 +3421,10 @@ def said_to(r, subjects, rl) -> bool:
 def _unnamed_words_apart(r, event: Event, pid: str, earlier: Event) -> bool:
     """士虞禮 記 宗人詔降如初。始虞用柔日，曰：「哀子某…」: words no one is named saying (the
     記's prayers, 注: 祝辭) are no reply to a named speaker's words of another sentence: they
-    take no recipient from them (rule said-to)."""
-    return not event.agent and bool(earlier.agent) and sentence_of(pid) != r.ctx.sentence
+    take no recipient from them (rule said-to); nor are words the clause names as a formula of
+    their own (士冠禮 醴辭曰…, rule named-words), whoever is carried over as their speaker."""
+    unnamed = not event.agent or r.words_named
+    return unnamed and bool(earlier.agent) and sentence_of(pid) != r.ctx.sentence
 
 
 @rule("reciprocal-with")
@@ -4631,12 +4634,7 @@ def bow_past_the_server(r, subjects, rl) -> bool:
         told = event.fields.get("to", ())
         if not told or event.marks.get("to") != "?" or not set(told) <= set(rl.words["servers"]):
             continue
-        recent = r.ctx.history[-int(rl.word("within")) :]
-        impersonator = rl.word("impersonator")
-        near = any(
-            impersonator in e.agent or impersonator in e.fields.get("to", ()) for _, e in recent
-        )
-        event.set("to", (impersonator if near else rl.word("spirit"),), "?")
+        event.set("to", (_one_served(r, rl),), "?")
         done = True
     return done
 
@@ -6509,7 +6507,7 @@ def verbless_stance(r, subjects, rl) -> bool:
         return False  # (同姓西面北上，異姓東面北上: a row with its end of honour stands)
     elif ctx.pending:
         return False
-    event = r.new_event(rl.word("act"))
+    event = r.new_event(_stance_act(r, rl))
     event.set("agent", subjects, "" if r.subjects else "^")
     if r.upper:
         event.set("upper", r.upper)  # 立者東面北上
@@ -6916,11 +6914,11 @@ def _attendants_sent(r, tokens, i, rl):
 @rule("sent-home")
 def sent_home(r, tokens, i, rl):
     """聘禮 君使卿韋弁，歸饔餼五牢; 宰夫始歸乘禽; 有司徹 司士歸尸侑之俎, 歸之 / 聘禮 使者歸: 歸
-    (no term) before what is sent (a thing,
-    之) is sending it to one's lodging, the act 致 (注 覲禮: 王或不親，以其禮幣致之); a person's 歸
-    ending the clause is his going home, 行; read only where the doer is named or in the sentence;
-    not with 于, nor 歸 intended or asked for (客將歸, 賓請歸), a time (卒窆而歸, 歸大禮之日), nor
-    in a rule (凡使者歸)."""
+    (no term) before what is sent (a thing, 之; 禮, 主人歸禮幣: the gifts) is sending it to one's
+    lodging, the act 致 (注 覲禮: 王或不親，以其禮幣致之); a person's 歸 ending the clause is his
+    going home, 行; read only where the doer is named or in the sentence; not with 于, nor 歸
+    intended or asked for (客將歸, 賓請歸), a time (卒窆而歸, 歸大禮之日), nor in a rule
+    (凡使者歸)."""
     token, nxt, text = tokens[i], _next(tokens, i), r.ctx.clause_text
     if token.text != rl.word("home") or token.kinds or text.startswith(rl.word("generic")):
         return None
@@ -6934,6 +6932,9 @@ def sent_home(r, tokens, i, rl):
         r.verb(rl.word("go"), tokens, i)
     elif nxt is not None and (nxt.of("object") or nxt.of("role") or nxt.text in rl.words["sent"]):
         r.verb(rl.word("send"), tokens, i)
+    elif nxt is not None and nxt.text in rl.words["rites"]:  # 主人歸禮幣: the gifts, no act 禮
+        r.verb(rl.word("send"), tokens, i)
+        return 2
     else:
         return None
     return 1
@@ -7135,8 +7136,8 @@ def goes_that_way(r, tokens, i, rl):
 def goes_ahead(r, tokens, i, rl):
     """士喪禮 夏祝…執醴先 / 小臣二人執戈先 / 祝…遂先: 先 ending a clause right after its act of
     holding a thing, or 遂先 the whole clause, is going ahead with it (行), the same doer, not
-    'first' before an act that is not written; a thing alone before 先 (瑟先, 重先) is not this
-    rule's: the reviews read it as the thing going first, 行 with no one named."""
+    'first' before an act that is not written; a thing alone before 先 (瑟先, 重先) is rule
+    thing-goes-first's: the thing going first, 行 with no one named."""
     texts = [t.text for t in tokens]
     if not i and texts == [texts[0], rl.word("ahead")] and texts[0] in rl.words["then"]:
         r.verb(rl.word("act"), tokens, 1)
@@ -7486,3 +7487,171 @@ def _row_ahead(r, rl) -> bool:
             break
         row.append(tokens)
     return bool(row) and row[-1][-1].text == rl.word("upper")
+
+
+# --- r-kind7 rules
+
+
+@rule("thing-goes-first")
+def thing_goes_first(r, subjects, rl) -> bool:
+    """鄉飲酒禮 / 鄉射禮 瑟先; 既夕禮 重先; 聘禮 皮先: a clause that is only a thing and 先 is that
+    thing going first in the file (行 theme=瑟), carried by no one named (注 鄉射禮: 相者挾瑟…
+    瑟先，賤者先就事也; the reviews since harm9): not a person going before (rule goes-before),
+    nor a clause of no act."""
+    tokens = r.tokens
+    if subjects or len(tokens) != 2 or tokens[1].text != rl.word("ahead") or tokens[1].kinds:
+        return False
+    thing = tokens[0].of("object")
+    if not thing or tokens[0].kinds.keys() != {"object"}:
+        return False
+    event = r.new_event(rl.word("act"))
+    event.set("theme", (thing,))
+    event.fields["noagent"] = ("unstated",)
+    return True
+
+
+@rule("named-walks-by")
+def named_walks_by(r, subjects, rl) -> bool:
+    """既夕禮 宰由主人之北 / 主婦及親者由足; 士喪禮 主人由足西; 鄉射禮 獲者由西方: a person and 由
+    and a way, no verb, no place nor facing, is that person walking that way (行 via=), a step of
+    his, as 由X alone is the one carried over's (rule walks-by): not words waiting for the next
+    clause's verb; not in the 記 (公食大夫禮 記 卿擯由下: from whom the usher is taken)."""
+    if not subjects or r.topic or r.at or r.face or r.upper:
+        return False
+    texts = [t.text for t in r.tokens]
+    if r.ctx.sentence.startswith(rl.words["part"]) or rl.word("via-word") not in texts:
+        return False
+    way = r.tokens[texts.index(rl.word("via-word")) + 1 :]
+    if not way or any(t.of("action") for t in way) or set(r.before) - {rl.word("via")}:
+        return False
+    event = r.new_event(rl.word("act"))
+    event.set("agent", subjects)
+    event.set("via", r.before.get(rl.word("via")) or "".join(t.text for t in way))
+    r.before.clear()
+    return True
+
+
+def _stance_act(r, rl: Rule) -> str:
+    """士虞禮 宗人西階前北面; 士喪禮 衆兄弟堂下北面; 既夕禮 衆主人堂下東面: a stance that names its
+    place before the facing, no 于, is where that one is (在), as a sentence of such stances reads
+    (rule stances-listed); with 于 after the facing (母南面于房外) or with no place, his standing
+    so (立)."""
+    placed = r.at and not any(t.text in rl.words["yu"] for t in r.tokens)
+    return rl.word("placed") if placed else rl.word("act")
+
+
+def _robes_handled(r, tokens: Tokens, i: int, rl: Rule) -> int | None:
+    """士冠禮 陳服于房中西墉下, 在服北; 既夕禮 記 斂服載之; 士冠禮 咸加爾服, 乃申爾服: 服 right
+    after an act that lays out, shrouds or puts on a thing (陳, 斂, 加) or after 爾 (yours) is the
+    robes handled, no act of putting them on (rule robes-named); after 在 and before a compass
+    word it is where a thing is, 服北 (the place by the robes laid out)."""
+    before = tokens[i - 1]
+    if before.of("action") in rl.words["laid"] or before.text in rl.words["yours"]:
+        return 1
+    nxt = _next(tokens, i)
+    if before.of("action") in rl.words["at"] and nxt is not None and nxt.of("direction"):
+        r.place_here(tokens[i].text + nxt.text)
+        return 2
+    return None
+
+
+@rule("pledges-cross")
+def pledges_cross(r, subjects, rl) -> bool:
+    """特牲饋食禮 衆賓及衆兄弟交錯以辯 (注: 交錯猶言東西); 有司徹 賓及兄弟交錯其酬: the pledges
+    crossing (交錯, a form of 酬) go back and forth among those who drink them, each side to the
+    other: no one else is the other party, so no recipient is guessed for it."""
+    if rl.word("cross") not in r.ctx.clause_text:
+        return False
+    done = False
+    for event in r.events:
+        if event.kind == rl.word("pledge") and event.marks.get("to") == "?":
+            event.unset("to")
+            done = True
+    return done
+
+
+@rule("named-words")
+def named_words(r, tokens, i, rl):
+    """士冠禮 醴辭曰甘醴惟厚, 醮辭曰旨酒既清; 士昏禮 記 昏辭曰吾子有惠; 士虞禮 記 卒辭曰哀子某,
+    饗辭曰哀子某: a word that is no person before 辭曰, opening the clause, names the words said
+    (the words of the 醴, of the wedding, the last words, the words bidding the dead partake):
+    what follows is said, 曰, not a declining (辭) nor an act of the word before it (醮, 饗);
+    a person before 辭曰 (姆辭曰) declines, and 辭曰 alone (辭曰非禮也) too."""
+    if i or len(tokens) < 3 or tokens[0].of("role") or tokens[0].kinds.get("say"):
+        return None
+    if tokens[1].of("action") != rl.word("words") or tokens[2].text != rl.word("says"):
+        return None
+    r.words_named = True
+    return 2
+
+
+@rule("bids-partake")
+def bids_partake(r, tokens, i, rl):
+    """士虞禮 祝饗，命佐食祭 (注: 饗，告神饗); 特牲饋食禮 祝饗，主人拜如初 (注: 饗，勸強之
+    也): 饗 right after the 祝, the whole clause, is his words bidding the one offered to
+    partake, an act of speech (告) to the 尸 or the spirit (_one_served), not a feast he gives."""
+    if i != 1 or len(tokens) != 2 or tokens[0].of("role") != rl.word("speaker"):
+        return None
+    if tokens[1].of("action") != rl.word("partake"):
+        return None
+    r.verb(rl.word("act"), tokens, i)
+    if r.events:
+        r.events[-1].set("to", (_one_served(r, rl),), "?")
+    return 1
+
+
+def _one_served(r, rl: Rule) -> str:
+    """The one the meal is served to: the 尸 while he is at hand (he acted or was addressed
+    within the last acts), else the spirit (神) offered to before he comes in (the 陰厭, 注:
+    為神奠之); rules bow-past-the-server, bids-partake."""
+    impersonator = rl.word("impersonator")
+    recent = r.ctx.history[-int(rl.word("within")) :]
+    near = any(impersonator in e.agent or impersonator in e.fields.get("to", ()) for _, e in recent)
+    return impersonator if near else rl.word("spirit")
+
+
+@rule("stance-in-case")
+def stance_in_case(r, subjects, rl) -> bool:
+    """特牲饋食禮 記 佐食當事，則户外南面；無事，則中庭北面; 士冠禮 賓升則東面: a facing (and a
+    place) after 則, no one named and no verb, is where the one the case is about, or the one
+    carried over, stands in that case (立 cond=…), not a facing added to the act before the case;
+    not a case that names a thing (聘禮 馬則北面: how the horses face)."""
+    ctx = r.ctx
+    if subjects or not r.face or r.topic or r.before or not ctx.condition or not ctx.agent:
+        return False
+    if rl.word("then") not in ctx.clause_text:
+        return False
+    if any(t.of("object") for t in tokenize(ctx.condition, r.lex)):
+        return False  # 聘禮 馬則北面: how the horses face, a thing's case
+    event = r.new_event(rl.word("act"))
+    event.set("agent", ctx.agent, "^")
+    if r.upper:
+        event.set("upper", r.upper)
+    return True
+
+
+@rule("measure-named")
+def measure_named(r, tokens, i, rl):
+    """聘禮 記 十斗曰斛，十六斗曰籔，十籔曰秉; 四秉曰筥，十筥曰稯，十稯曰秅: a number of a measure,
+    曰 and one word, the whole clause, names the larger measure (注: 秉十六斛; 今江淮之間量名有為
+    籔者): what a word means, no one speaking, no act."""
+    says = [k for k, t in enumerate(tokens) if t.text == rl.word("says")]
+    if i or tokens[0].text not in word_values("numeral") or len(says) != 1:
+        return None
+    if says[0] < 2 or says[0] != len(tokens) - 2:
+        return None
+    if any(t.kinds for t in tokens[: says[0]]) or tokens[-1].of("role") or tokens[-1].of("action"):
+        return None
+    return len(tokens)
+
+
+def _cloth_used(r, tokens: Tokens, i: int, rl: Rule) -> int | None:
+    """How many tokens the cloth covering uses (rule cloth-cover): 巾之 (2); 巾奠, the offerings
+    covered (既夕禮 記 巾奠, 2); 巾 before 如 (士喪禮 巾如初, 1, the way read after it); 巾 ending
+    the clause after the persons or 不 (士喪禮 不巾, 1): not a cloth named in a list."""
+    nxt = _next(tokens, i)
+    if nxt is None:
+        return 1 if r.subjects or r.neg else None
+    if i + 2 == len(tokens) and nxt.text in (rl.word("it"), rl.word("offering")):
+        return 2
+    return 1 if nxt.of("action") == rl.word("like") else None

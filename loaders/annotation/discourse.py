@@ -745,6 +745,8 @@ def words_to_spirits(reader, event, text, rl) -> bool:
         return False  # (適爾皇祖某甫…尚饗: the words go on, no new speech)
     if not any(w in (event.get("say") or "") for w in rl.words["offer"]):
         return False
+    if rl.word("speaker") not in reader.lex.forms["role"]:
+        return False  # 士冠禮 醴辭曰甘醴惟厚，嘉薦令芳: no 祝 serves there (the 賓's words)
     event.set("agent", (rl.word("speaker"),), "?")
     return True
 
