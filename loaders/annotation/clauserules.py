@@ -7510,27 +7510,6 @@ def thing_goes_first(r, subjects, rl) -> bool:
     return True
 
 
-@rule("named-walks-by")
-def named_walks_by(r, subjects, rl) -> bool:
-    """既夕禮 宰由主人之北 / 主婦及親者由足; 士喪禮 主人由足西; 鄉射禮 獲者由西方: a person and 由
-    and a way, no verb, no place nor facing, is that person walking that way (行 via=), a step of
-    his, as 由X alone is the one carried over's (rule walks-by): not words waiting for the next
-    clause's verb; not in the 記 (公食大夫禮 記 卿擯由下: from whom the usher is taken)."""
-    if not subjects or r.topic or r.at or r.face or r.upper:
-        return False
-    texts = [t.text for t in r.tokens]
-    if r.ctx.sentence.startswith(rl.words["part"]) or rl.word("via-word") not in texts:
-        return False
-    way = r.tokens[texts.index(rl.word("via-word")) + 1 :]
-    if not way or any(t.of("action") for t in way) or set(r.before) - {rl.word("via")}:
-        return False
-    event = r.new_event(rl.word("act"))
-    event.set("agent", subjects)
-    event.set("via", r.before.get(rl.word("via")) or "".join(t.text for t in way))
-    r.before.clear()
-    return True
-
-
 def _stance_act(r, rl: Rule) -> str:
     """士虞禮 宗人西階前北面; 士喪禮 衆兄弟堂下北面; 既夕禮 衆主人堂下東面: a stance that names its
     place before the facing, no 于, is where that one is (在), as a sentence of such stances reads
