@@ -2724,6 +2724,7 @@ def _guest_asked(reader: ClauseReader, earlier: Event, within: int) -> tuple[str
     for _, e in reversed(reader.ctx.history[-within:]):
         if e.agent and reader.all_of(e.agent, YL.Guest):
             return tuple(e.agent)
+    return ()
 
 
 # --- r-agent7 rules
