@@ -7046,9 +7046,15 @@ def seen_thing(r, subjects, rl) -> bool:
     nxt = _next(tokens, at) if at is not None else None
     if nxt is None or nxt.of("role") or nxt.of("action") or nxt.text in rl.words["not-thing"]:
         return False
+    return _drop_guessed_recipient(r, rl.word("see"))
+
+
+def _drop_guessed_recipient(r, kind: str) -> bool:
+    """Take back the recipient guessed (``?``) for the clause's events of ``kind``: 見衽 a thing
+    seen (rule seen-thing), 交錯 pledges among those who drink them (rule pledges-cross)."""
     done = False
     for event in r.events:
-        if event.kind == rl.word("see") and event.marks.get("to") == "?":
+        if event.kind == kind and event.marks.get("to") == "?":
             event.unset("to")
             done = True
     return done
@@ -7541,12 +7547,7 @@ def pledges_cross(r, subjects, rl) -> bool:
     other: no one else is the other party, so no recipient is guessed for it."""
     if rl.word("cross") not in r.ctx.clause_text:
         return False
-    done = False
-    for event in r.events:
-        if event.kind == rl.word("pledge") and event.marks.get("to") == "?":
-            event.unset("to")
-            done = True
-    return done
+    return _drop_guessed_recipient(r, rl.word("pledge"))
 
 
 @rule("named-words")
