@@ -86,7 +86,7 @@ class Event:
             if self.args.get(key):
                 parts.append((" · ", "sep", ""))
                 add(self.args[key], prefix, suffix)
-        for key in ("locationText", "sourceText", "destinationText"):
+        for key in ("locationText", "sourceText", "destinationText", "viaText"):
             if key in self.texts:
                 parts.append((" · ", "sep", ""))
                 parts.append((self.texts[key], "", ""))
@@ -150,25 +150,13 @@ class Event:
                 args = [] if key == "recipient" and as_object else self.args.get(key, [])
             for i, a in enumerate(args):
                 label = a.en or a.zh
-                if key in ("location", "destination") and RELATIVE.match(label):
-                    before = " " if i == 0 else " and "  # "below the hall", not "at the below"
-                    parts.append((before, "", ""))
-                    parts.append((label, a.mark, a.iri))
-                    continue
-                if i == 0 and prefix == " to " and verb.endswith(" to"):
-                    prefix = " "  # "goes to the basin", not "goes to to"
-                parts.append((prefix if i == 0 else " and ", "", ""))
-                parts.append((_the(label), a.mark, a.iri))
+                relative = key in ("location", "destination") and RELATIVE.match(label)
+                parts.append((" and " if i else _before(prefix, key, label, verb), "", ""))
+                parts.append((label if relative else _the(label), a.mark, a.iri))
             text = self.texts.get(f"{key}Text")
             if text:  # 洗東: "east of the washing basin" (set by Readings), or the text's words
                 english = self.texts.get(f"{key}TextEn", "")
-                if args:
-                    prefix = " and "
-                elif key in ("location", "destination") and RELATIVE.match(english):
-                    prefix = " "  # "is in place east of the basin", not "at east of"
-                elif prefix == " to " and verb.endswith(" to"):
-                    prefix = " "
-                parts.append((prefix, "", ""))
+                parts.append((" and " if args else _before(prefix, key, english, verb), "", ""))
                 parts.append((english or text, "", ""))
         if self.args.get("facing"):
             parts.append((", facing ", "", ""))
@@ -177,6 +165,27 @@ class Event:
         if count != "1":
             parts.append((" " + TIMES.get(count, f"{count} times"), "", ""))
         return parts
+
+
+def _before(prefix: str, key: str, label: str, verb: str) -> str:
+    """The word before the first place or person of a field: none where the place is already a
+    relation ("is in place below the hall", not "at below") or the verb ends in a preposition
+    ("goes to the basin", "arrives at the steps", not "goes to to").
+
+    >>> _before(" at ", "location", "east of the washing basin", "is in place")
+    ' '
+    >>> _before(" to ", "destination", "washing basin", "goes to")
+    ' '
+    >>> _before(" at ", "location", "hall", "stands")
+    ' at '
+    >>> _before(" to ", "destination", "steps", "arrives at")
+    ' '
+    """
+    if key in ("location", "destination") and RELATIVE.match(label):
+        return " "
+    if prefix == " to " and verb.rsplit(" ", 1)[-1] in ("to", "at", "into"):
+        return " "  # 及階 "arrives at the steps", not "arrives at to the steps"
+    return prefix
 
 
 #: the subject of an act no one is named to do, by the graph's yl:noAgentReason: 乃張侯 "someone
@@ -195,7 +204,7 @@ class RelativeWords:
     """service/relative-places.tsv: the words that end a place given relative to a person or
     thing (東, 右, 之間), the words between (之) and the word standing for the thing (其)."""
 
-    relations: dict[str, tuple[str, str]]  # word → (English after a thing, English alone)
+    relations: dict[str, tuple[str, str]]  # word → (after a thing, alone), longest word first
     links: tuple[str, ...]
     pronouns: dict[str, str]
 
@@ -213,7 +222,8 @@ def relative_words() -> RelativeWords:
             links.append(row["word"])
         else:
             pronouns[row["word"]] = row["after"]
-    return RelativeWords(relations, tuple(links), pronouns)
+    longest_first = dict(sorted(relations.items(), key=lambda item: -len(item[0])))
+    return RelativeWords(longest_first, tuple(links), pronouns)
 
 
 def place_english(text: str, terms: dict[str, str], words: RelativeWords) -> str:
@@ -226,10 +236,9 @@ def place_english(text: str, terms: dict[str, str], words: RelativeWords) -> str
     >>> place_english("其位", terms, relative_words())
     ''
     """
-    for word in sorted(words.relations, key=len, reverse=True):
+    for word, (after, alone) in words.relations.items():  # 之間 before 間
         if not text.endswith(word):
             continue
-        after, alone = words.relations[word]
         head = text[: -len(word)]
         if not head:
             return alone
@@ -619,7 +628,6 @@ class Readings:
                 if f"{key}Text" in e.texts:
                     english = place_english(e.texts[f"{key}Text"], self.terms(), relative_words())
                     e.texts[f"{key}TextEn"] = english
-        for e in events.values():
             target = clauses.get(e.clause)
             if target is not None:
                 target.events.append(e)
