@@ -131,6 +131,26 @@ def test_a_state_and_an_act_no_one_is_named_for(client, phase, clause, reads):
     assert "no agent in the graph" not in text
 
 
+@pytest.mark.parametrize(
+    "phase, clause, reads",
+    [
+        (5, "jing-4.5.3", "主人、賓 → 行"),  # 皆行: the text named 主人 (4.1.2) before 賓 (4.1.4)
+        (5, "jing-4.5.3", "the host and the guest walk"),
+        (5, "jing-4.1.1", "the guest and the other guests arrive at the gate"),  # 及門
+        (1, "ji-1.1.2", "the officer in service acts as the guest"),  # 則公士為賓: yl:assumesRole
+        (6, "jing-5.7.3", "the guest returns to their place"),  # 賓反位: not "to one's place"
+    ],
+)
+def test_who_acts_together_in_the_order_the_text_names_them(client, phase, clause, reads):
+    """Several agents read in the order the text names them, whatever order the store returns
+    them in (the graph keeps none); the role an act makes one take is read (為: "acts as"), and
+    a label's "one's" has the sentence's subject ("their")."""
+    html = client.get(f"/read/xiangshe/{phase}").get_data(as_text=True)
+    text = _text(_section(html, clause))
+    assert reads in text, text
+    assert "one's" not in text and not text.rstrip().endswith("acts as")
+
+
 def test_the_table_of_phases_counts_what_they_hold(client):
     """A rite of acts counts events; no column of obligations where no phase states one (喪服
     alone does, and is not in the mini build)."""

@@ -77,6 +77,7 @@ class Event:
             add(self.args["recipient"])
         for key, prefix, suffix in (
             ("theme", "", ""),
+            ("assumesRole", "", ""),
             ("source", "自", ""),
             ("location", "於", ""),
             ("via", "由", ""),
@@ -103,7 +104,7 @@ class Event:
         def add(args, prefix=""):
             for i, a in enumerate(args):
                 if i:
-                    parts.append((" and ", "", ""))
+                    parts.append((_and(i, args), "", ""))
                 parts.append((prefix + _the(a.en or a.zh), a.mark, a.iri))
 
         agents = self.args.get("agent", [])
@@ -126,6 +127,8 @@ class Event:
                 self.kind.en if self.kind else "act"
             )
         verb = _object_named_again(verb, themes)
+        # a label's "one's" has a subject in a sentence: "the guest and the host go to their mats"
+        verb = verb.replace("one's", "their")
         recipients = self.args.get("recipient", [])
         verb, after, to = _recipient_place(verb) if recipients else (verb, "", " to ")
         parts.append((" " + verb, "", self.kind.iri if self.kind else ""))
@@ -138,6 +141,7 @@ class Event:
         carry = _intransitive(self.kind.en if self.kind else "")
         for key, prefix in (
             ("theme", " with " if carry else (": " if _has_object(verb) else " ")),
+            ("assumesRole", " "),  # 主人為下射 "the host acts as the lower archer"
             ("recipient", to),
             ("source", " from "),
             ("location", " at "),
@@ -151,7 +155,7 @@ class Event:
             for i, a in enumerate(args):
                 label = a.en or a.zh
                 relative = key in ("location", "destination") and RELATIVE.match(label)
-                parts.append((" and " if i else _before(prefix, key, label, verb), "", ""))
+                parts.append((_and(i, args) if i else _before(prefix, key, label, verb), "", ""))
                 parts.append((label if relative else _the(label), a.mark, a.iri))
             text = self.texts.get(f"{key}Text")
             if text:  # 洗東: "east of the washing basin" (set by Readings), or the text's words
@@ -165,6 +169,11 @@ class Event:
         if count != "1":
             parts.append((" " + TIMES.get(count, f"{count} times"), "", ""))
         return parts
+
+
+def _and(i: int, items: list) -> str:
+    """The word before the i-th of several: "the guest, the host and the grandee"."""
+    return " and " if i == len(items) - 1 else ", "
 
 
 def _before(prefix: str, key: str, label: str, verb: str) -> str:
@@ -202,11 +211,13 @@ RELATIVE = re.compile(
 @dataclass(frozen=True)
 class RelativeWords:
     """service/relative-places.tsv: the words that end a place given relative to a person or
-    thing (東, 右, 之間), the words between (之) and the word standing for the thing (其)."""
+    thing (東, 右, 之間), the words between (之), the word standing for the thing (其) and the
+    word for whose a thing is (其階 "their steps")."""
 
     relations: dict[str, tuple[str, str]]  # word → (after a thing, alone), longest word first
     links: tuple[str, ...]
     pronouns: dict[str, str]
+    possessives: dict[str, str]
 
 
 @cache
@@ -214,16 +225,19 @@ def relative_words() -> RelativeWords:
     relations: dict[str, tuple[str, str]] = {}
     links: list[str] = []
     pronouns: dict[str, str] = {}
+    possessives: dict[str, str] = {}
     path = Path(__file__).parent.parent / "relative-places.tsv"
     for _, row in read_rows(path, ("word", "kind", "after", "alone")):
         if row["kind"] == "relation":
             relations[row["word"]] = (row["after"], row["alone"])
         elif row["kind"] == "link":
             links.append(row["word"])
+        elif row["kind"] == "possessive":
+            possessives[row["word"]] = row["after"]
         else:
             pronouns[row["word"]] = row["after"]
     longest_first = dict(sorted(relations.items(), key=lambda item: -len(item[0])))
-    return RelativeWords(longest_first, tuple(links), pronouns)
+    return RelativeWords(longest_first, tuple(links), pronouns, possessives)
 
 
 def place_english(text: str, terms: dict[str, str], words: RelativeWords) -> str:
@@ -233,8 +247,8 @@ def place_english(text: str, terms: dict[str, str], words: RelativeWords) -> str
     >>> terms = {"洗": "washing basin", "司馬": "the master of horse"}
     >>> [place_english(t, terms, relative_words()) for t in ("洗東", "司馬之南", "其右", "左")]
     ['east of the washing basin', 'south of the master of horse', 'right of it', 'the left']
-    >>> place_english("其位", terms, relative_words())
-    ''
+    >>> [place_english(t, terms, relative_words()) for t in ("其洗", "其位")]
+    ['their washing basin', '']
     """
     for word, (after, alone) in words.relations.items():  # 之間 before 間
         if not text.endswith(word):
@@ -249,6 +263,10 @@ def place_english(text: str, terms: dict[str, str], words: RelativeWords) -> str
         if head in terms:
             return after.format(_the(terms[head]))
         return ""
+    for word, pattern in words.possessives.items():
+        thing = text.removeprefix(word)
+        if thing != text and thing in terms:
+            return pattern.format(terms[thing].removeprefix("the "))
     return ""
 
 
@@ -646,6 +664,7 @@ class Readings:
                     ),
                 }
             )
+        _in_text_order(list(clauses.values()), self._text_before(toc, index))
         _place_notes(clauses, self._ask("read-notes", phase=phase))
         for r in self._ask("read-mourning", phase=phase):
             target = clauses.get(r["clause"].value)
@@ -668,6 +687,13 @@ class Readings:
             parallel_phases,
             toc,
         )
+
+    def _text_before(self, toc: list[dict], index: int) -> str:
+        """The text of the phase before: it names those a phase's first clauses carry on with."""
+        earlier = [t["iri"] for t in toc if t["index"] < index]
+        if not earlier:
+            return ""
+        return "".join(r["text"].value for r in self._ask("read-clauses", phase=earlier[-1]))
 
 
 def _events(rows) -> dict[str, Event]:
@@ -703,6 +729,42 @@ def _events(rows) -> dict[str, Event]:
             for a in events[iri].args.get(prop, []):
                 a.mark = mark
     return dict(sorted(events.items(), key=lambda item: item[1].seq))
+
+
+def _in_text_order(clauses: list[Clause], before: str = "") -> None:
+    """Put the several agents, recipients or things of an act in the order the text names them.
+
+    The graph keeps no order among an event's agents (several yl:agent facts), so the store's row
+    order would decide whether a line reads 主人、賓 or 賓、主人. The text decides instead: the
+    clause's order where the clause names them all (賓主人皆升), else the order the phase (after
+    ``before``, the text of the phase before) first named them in (揖如三耦 after 大夫…就其耦:
+    大夫、耦, not the 耦 of 三耦 first); the label last.
+
+    >>> c = Clause("c", "賓主人皆升")
+    >>> c.events.append(Event("e", 1, args={"agent": [Arg("a", "主人", "host"),
+    ...     Arg("b", "賓", "guest")], "theme": [Arg("d", "耦", "pair"), Arg("f", "大夫", "")]}))
+    >>> _in_text_order([Clause("p", "大夫就其耦"), c])
+    >>> [[a.zh for a in args] for args in c.events[0].args.values()]
+    [['賓', '主人'], ['大夫', '耦']]
+    """
+    phase = ""
+    for clause in clauses:
+        phase += clause.text
+        for event in clause.events:
+            for args in event.args.values():
+                if all(a.zh in clause.text for a in args):
+                    args.sort(key=lambda a: clause.text.index(a.zh))
+                else:
+                    args.sort(key=lambda a: _named_at(a.zh, phase, before))
+
+
+def _named_at(label: str, phase: str, before: str) -> tuple[int, int, str]:
+    """Where the phase (to this clause) first names a label, else the phase before, else nowhere;
+    then the label, which keeps the order the same on every store."""
+    for rank, text in enumerate((phase, before)):
+        if label in text:
+            return (rank, text.index(label), label)
+    return (2, 0, label)
 
 
 #: the columns of read-mourning.rq, in the order of Mourning's fields
