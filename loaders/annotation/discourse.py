@@ -2786,3 +2786,59 @@ def _leaving_when(reader, event: Event, rl) -> tuple[str, ...]:
             if cond.endswith(leave) and role:
                 return (role,)
     return ()
+
+
+# --- r-agent8 rules
+
+
+@rule("capper-caps")
+def capper_caps(reader, event, text, rl) -> bool:
+    """士冠禮 賓答拜。冠者奠爵于薦東，立于筵西。徹薦、爵，筵尊不徹。加皮弁，如初儀；再醮，攝酒:
+    an act of the capping (醮, 冠, 字; 加 of a cap, 皮弁, 爵弁) naming no one, where the one
+    carried over is the one capped (冠者, 將冠者) or no one, is not his (no one caps himself or
+    pours him his own toast) but the capper's: the last other to act toward the one capped,
+    within the last acts (賓答拜 to=冠者 → 加 agent=賓, 醮 agent=賓); a cap put on after the
+    capper's own acts is his, carried, not a thing set out (再醮…如初。加爵弁 → 加 agent=賓)."""
+    ctx = reader.ctx
+    capped = set(rl.words["capped"])
+    if not ctx.agent:
+        return False  # 記 冠義：始冠: no one carried, no capping told
+    caps = set(event.fields.get("theme", ())) & set(rl.words["caps"])
+    cap_put_on = event.kind in rl.words["puts-on"] and bool(caps)
+    if event.kind not in rl.words["acts"] and not cap_put_on:
+        return False
+    if not set(ctx.agent) & capped:
+        if not cap_put_on:
+            return False  # 賓…醮: the capper carried over, as any act (rule carried-subject)
+        event.set("agent", ctx.agent, "^")  # 加爵弁 after the capper's acts: his, not set out
+        return True
+    capper = next(
+        (
+            e.agent
+            for _, e in reversed(ctx.history[-int(rl.word("within")) :])
+            if set(e.fields.get("to", ())) & capped and e.agent and not set(e.agent) & capped
+        ),
+        (),
+    )
+    if not capper:
+        return False
+    event.set("agent", capper, "^")
+    return True
+
+
+@rule("toasted-tastes")
+def toasted_tastes(reader, event, text, rl) -> bool:
+    """士冠禮 三醮有乾肉折俎，嚌之，其他如初: an act of the one who receives a cup or a dish
+    (yl:receiverAct: 嚌, 啐, 祭) naming no one, in the sentence of a capping toast (醮) given to
+    the one capped, is his, the one toasted, not the capper's who poured it."""
+    ctx = reader.ctx
+    if not reader.lex.has(event.kind, "receiverAct"):
+        return False
+    for pid, earlier in reversed(ctx.history):
+        if sentence_of(pid) != ctx.sentence:
+            return False
+        toasted = tuple(p for p in earlier.fields.get("to", ()) if p in rl.words["capped"])
+        if earlier.kind in rl.words["toasts"] and toasted:
+            event.set("agent", toasted, "^")
+            return True
+    return False
