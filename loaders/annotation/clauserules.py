@@ -7635,3 +7635,28 @@ def _cloth_used(r, tokens: Tokens, i: int, rl: Rule) -> int | None:
     if i + 2 == len(tokens) and nxt.text in (rl.word("it"), rl.word("offering")):
         return 2
     return 1 if nxt.of("action") == rl.word("like") else None
+
+
+# --- r-agent8 rules
+
+
+@rule("attendants-named")
+def attendants_named(r, tokens, i, rl):
+    """特牲饋食禮 有司羣執事，如兄弟服; 主人及賓、兄弟、羣執事，即位于門外; 士喪禮 執事豆北: 執事
+    after 羣, or heading a clause with no act in it, is the attendants, the role 執事者 (the word
+    labels the class of attendants), a subject, not an act of holding: 羣執事 joins the subjects
+    named before it, and 執事 before a place stands there (在 agent=執事者 at=豆北); not 執事之俎,
+    the attendants' stands (特牲饋食禮 執事之俎，陳于階間: set out, no one named)."""
+    words = [t.text for t in tokens[i : i + 3]]
+    if r.events or len(words) < 2:
+        return None
+    if words[0] == rl.word("all") and "".join(words[1:]) == rl.word("attendants"):
+        r.subjects.append(rl.word("role"))
+        r.joined = bool(r.subjects[:-1])
+        return 3
+    if i or "".join(words[:2]) != rl.word("attendants") or len(tokens) < 3:
+        return None
+    if any(t.of("action") for t in tokens[2:]) or tokens[2].text == rl.word("of"):
+        return None  # 執事之俎: whose stands, no subject (the act is the setting-out after it)
+    r.subjects.append(rl.word("role"))
+    return 2
