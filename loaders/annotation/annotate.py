@@ -749,6 +749,7 @@ def annotate_clause(pid: str, text: str, lexicon: Lexicon, ctx: Context) -> Reco
         or _generic_condition(pid, text, lexicon, ctx)
         or _generic_case(pid, text, lexicon, ctx)
         or _presence_condition(text, lexicon, ctx)
+        or _command_case(text, lexicon, ctx)
         or _arrival_head(pid, text, lexicon, ctx) == (text, "")
     ):
         _condition(pid, text, lexicon, ctx)
@@ -1250,3 +1251,26 @@ def _ushers_only(event: Event, rl) -> bool:
     """Whether ``event`` is done by ushers only (擯者, 儐者), who carry the words between the
     parties and are not bowed or saluted to (rule implied-recipient)."""
     return bool(event.agent) and set(event.agent) <= set(rl.words["ushers"])
+
+
+# --- r-agent8 rules
+
+
+def _command_case(text: str, lexicon: Lexicon, ctx: Context) -> bool:
+    """士喪禮 唯君命，出; 既夕禮 記 唯君命，止柩于堩; 尸在室，有君命，衆主人不出: a clause
+    that is only 唯 or 有, the ruler and his command (命, no one commanded, nothing said),
+    before another clause of its sentence, says when: a condition (cond=唯君命), not a command
+    he gives; the one carried over goes on (the ruler only commands, _commands).
+
+    >>> clauses, notes = example_clauses("主人拜送如初。唯君命，出")
+    >>> [format_events(r.events) for r, _ in _annotate(clauses, default_lexicon(), notes)]
+    ['拜送 agent=主人 like=初', '—', '出 agent=主人^ cond=唯君命']
+    """
+    if not ctx.rest_of_sentence:
+        return False
+    tokens = tokenize(text, lexicon)
+    exists = rule_named("condition-topic").word("exists")  # 有君命 (有: no function word)
+    if len(tokens) != 3 or tokens[0].text not in (*word_class("condition-command"), exists):
+        return False
+    rulers = rule_named("relayed-words").words["rulers"]
+    return tokens[1].of("role") in rulers and _commands(tokens[2].text, lexicon)
