@@ -7642,7 +7642,7 @@ def _cloth_used(r, tokens: Tokens, i: int, rl: Rule) -> int | None:
 
 @rule("attendants-named")
 def attendants_named(r, tokens, i, rl):
-    """特牲饋食禮 有司羣執事，如兄弟服; 主人及賓、兄弟、羣執事，即位于門外; 士喪禮 執事豆北: 執事
+    """特牲饋食禮 主人及賓、兄弟、羣執事，即位于門外; 士喪禮 執事豆北: 執事
     after 羣, or heading a clause with no act in it, is the attendants, the role 執事者 (the word
     labels the class of attendants), a subject, not an act of holding: 羣執事 joins the subjects
     named before it, and 執事 before a place stands there (在 agent=執事者 at=豆北); not 執事之俎,
