@@ -4,10 +4,11 @@ is what the text says (主人獻賓 in 鄉射禮's 獻賓, with 鄭玄's 注 ben
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 
-from yili_kg.service.views.reading import _verb
+from yili_kg.service.views.reading import _verb, relative_words
 
 
 @pytest.fixture(scope="module")
@@ -149,6 +150,17 @@ def test_who_acts_together_in_the_order_the_text_names_them(client, phase, claus
     text = _text(_section(html, clause))
     assert reads in text, text
     assert "one's" not in text and not text.rstrip().endswith("acts as")
+
+
+def test_the_places_the_reading_view_names_are_not_terms_of_the_ontology(ask):
+    """relative-places.tsv names in English only places the ontology has no term for (次, 祖廟):
+    a place that is a term is said by its own label, and one that became a term must leave the
+    table, or there would be two Englishes for it."""
+    query = Path(__file__).parent.parent / "service" / "rq" / "read-terms.rq"
+    labels = {row["label"].value for row in ask(query.read_text(encoding="utf-8"))}
+    places = relative_words().places
+    assert "洗" in labels and {"次", "祖廟"} <= set(places)
+    assert not set(places) & labels
 
 
 def test_the_table_of_phases_counts_what_they_hold(client):

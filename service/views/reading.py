@@ -189,11 +189,13 @@ def _before(prefix: str, key: str, label: str, verb: str) -> str:
     ' at '
     >>> _before(" to ", "destination", "steps", "arrives at")
     ' '
+    >>> _before(" to ", "destination", "robing tent", "enter")
+    ' '
     """
     if key in ("location", "destination") and RELATIVE.match(label):
         return " "
-    if prefix == " to " and verb.rsplit(" ", 1)[-1] in ("to", "at", "into"):
-        return " "  # 及階 "arrives at the steps", not "arrives at to the steps"
+    if prefix == " to " and verb.rsplit(" ", 1)[-1] in ("to", "at", "into", "enter", "enters"):
+        return " "  # 及階 "arrives at the steps", 入次 "enters the robing tent": no "to" after them
     return prefix
 
 
@@ -204,52 +206,59 @@ NO_AGENT = {"unstated": "someone", "state": "(nothing named)"}
 #: place labels that are already a relation ("below the hall", "east of the east steps")
 RELATIVE = re.compile(
     r"^(among|below|above|behind|between|in front of|in|inside|on|outside|left|right|"
-    r"(north|south|east|west)(-\w+)? of)\b"
+    r"(a little )?(north|south|east|west)(-\w+)? of|a little to the)\b"
 )
 
 
 @dataclass(frozen=True)
 class RelativeWords:
     """service/relative-places.tsv: the words that end a place given relative to a person or
-    thing (東, 右, 之間), the words between (之), the word standing for the thing (其) and the
-    word for whose a thing is (其階 "their steps")."""
+    thing (東, 右, 之間), the words between (之), the word standing for the thing (其), the
+    word for whose a thing is (其階 "their steps") and the places the ontology has no term for
+    (次 "the robing tent")."""
 
     relations: dict[str, tuple[str, str]]  # word → (after a thing, alone), longest word first
     links: tuple[str, ...]
     pronouns: dict[str, str]
     possessives: dict[str, str]
+    places: dict[str, str]
 
 
 @cache
 def relative_words() -> RelativeWords:
     relations: dict[str, tuple[str, str]] = {}
     links: list[str] = []
-    pronouns: dict[str, str] = {}
-    possessives: dict[str, str] = {}
+    of_kind: dict[str, dict[str, str]] = {"pronoun": {}, "possessive": {}, "place": {}}
     path = Path(__file__).parent.parent / "relative-places.tsv"
     for _, row in read_rows(path, ("word", "kind", "after", "alone")):
         if row["kind"] == "relation":
             relations[row["word"]] = (row["after"], row["alone"])
         elif row["kind"] == "link":
             links.append(row["word"])
-        elif row["kind"] == "possessive":
-            possessives[row["word"]] = row["after"]
         else:
-            pronouns[row["word"]] = row["after"]
+            of_kind[row["kind"]][row["word"]] = row["after"]
     longest_first = dict(sorted(relations.items(), key=lambda item: -len(item[0])))
-    return RelativeWords(longest_first, tuple(links), pronouns, possessives)
+    return RelativeWords(
+        longest_first, tuple(links), of_kind["pronoun"], of_kind["possessive"], of_kind["place"]
+    )
 
 
 def place_english(text: str, terms: dict[str, str], words: RelativeWords) -> str:
-    """A place the text gives relative to someone or something, in English, or "" if its
-    words are not a term and a relation: 洗東 → "east of the washing basin".
+    """A place the text gives in words (yl:locationText …) in English, or "" if its words are
+    not a term or place of the table and a relation: 洗東 → "east of the washing basin".
 
-    >>> terms = {"洗": "washing basin", "司馬": "the master of horse"}
+    >>> terms = {"洗": "washing basin", "司馬": "the master of horse", "乏": "screen"}
     >>> [place_english(t, terms, relative_words()) for t in ("洗東", "司馬之南", "其右", "左")]
     ['east of the washing basin', 'south of the master of horse', 'right of it', 'the left']
-    >>> [place_english(t, terms, relative_words()) for t in ("其洗", "其位")]
-    ['their washing basin', '']
+    >>> [place_english(t, terms, relative_words()) for t in ("其洗", "次", "其位南", "乏少南")]
+    ['their washing basin', 'the robing tent', 'south of their appointed place', \
+'a little south of the screen']
+    >>> place_english("房中西墉下", terms, relative_words())
+    ''
     """
+    named = _thing_english(text, terms, words)
+    if named:
+        return named
     for word, (after, alone) in words.relations.items():  # 之間 before 間
         if not text.endswith(word):
             continue
@@ -260,13 +269,23 @@ def place_english(text: str, terms: dict[str, str], words: RelativeWords) -> str
             head = head.removesuffix(link)
         if head in words.pronouns:
             return after.format(words.pronouns[head])
-        if head in terms:
-            return after.format(_the(terms[head]))
-        return ""
+        thing = _thing_english(head, terms, words)
+        return after.format(thing) if thing else ""
+    return ""
+
+
+def _thing_english(text: str, terms: dict[str, str], words: RelativeWords) -> str:
+    """A thing or place by its words: a term (洗 "the washing basin"), a place of the table (次
+    "the robing tent"), or whose it is (其位 "their appointed place"); "" for anything else."""
+    if text in terms:
+        return _the(terms[text])
+    if text in words.places:
+        return words.places[text]
     for word, pattern in words.possessives.items():
         thing = text.removeprefix(word)
-        if thing != text and thing in terms:
-            return pattern.format(terms[thing].removeprefix("the "))
+        named = _thing_english(thing, terms, words) if thing != text else ""
+        if named:
+            return pattern.format(named.removeprefix("the "))
     return ""
 
 
