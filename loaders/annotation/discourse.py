@@ -2842,3 +2842,44 @@ def toasted_tastes(reader, event, text, rl) -> bool:
             event.set("agent", toasted, "^")
             return True
     return False
+
+
+# --- r-group8 rules
+
+
+@rule("all-who-moved-return")
+def all_who_moved_return(reader, event, text, rl) -> bool:
+    """鄉飲酒禮 主人降，賓介降，衆賓皆降，復初位，主人迎; 有司徹 主人升，尸侑升，復位: going back to
+    one's place (反位) naming no one, after clauses in a row each naming who made the same move
+    (降, 升, 出, 入), is done by all those named, who left their places together; not by one the
+    next clause names doing something else (主人迎: the host goes on to meet the 遵者, his
+    going down was for that). Not with 皆, which reads its own group (士虞禮 祝…出。…主人出門，
+    哭止，皆復位: not the 祝 who went out before)."""
+    ctx = reader.ctx
+    if event.kind != rl.word("back") or not ctx.agent or reader.all_:
+        return False
+    movers = _moved_in_a_row(ctx, rl)
+    nxt = tokenize(ctx.next_clause_text, reader.lex)
+    going_on = leading_roles(nxt)
+    if any(t.of("action") for t in nxt[len(going_on) :]):
+        movers = tuple(a for a in movers if a not in going_on)
+    if len(movers) <= len(ctx.agent) or not set(ctx.agent) <= set(movers):
+        return False
+    event.set("agent", movers, "^")
+    return True
+
+
+def _moved_in_a_row(ctx: Context, rl) -> tuple[str, ...]:
+    """The persons named by the clauses just before, in a row, each only one move of the same
+    kind by those it names (主人升。尸侑升)."""
+    movers: list[str] = []
+    kind = ""
+    for pid in list(ctx.texts)[-2::-1]:
+        events = _events_of(ctx, pid)
+        if len(events) != 1 or events[0].marks.get("agent") or not events[0].agent:
+            break
+        if events[0].kind not in rl.words["moving"] or kind not in ("", events[0].kind):
+            break
+        kind = events[0].kind
+        movers[:0] = [a for a in events[0].agent if a not in movers]
+    return tuple(movers) if len(movers) > 1 else ()
