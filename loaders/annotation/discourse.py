@@ -2883,3 +2883,38 @@ def _moved_in_a_row(ctx: Context, rl) -> tuple[str, ...]:
         kind = events[0].kind
         movers[:0] = [a for a in events[0].agent if a not in movers]
     return tuple(movers) if len(movers) > 1 else ()
+
+
+@rule("all-stationed")
+def all_stationed(reader, event, text, rl) -> bool:
+    """既夕禮 主人袒。衆主人西面，北上。婦人東面。皆不哭; 士虞禮 主人及兄弟如葬服，賓執事者如弔服，
+    皆即位于門外: 皆 naming no one, when every clause of the paragraph before it only says how
+    persons it names stand, face or are dressed (立, 袒, 如X服), is all of them: the roll call
+    the paragraph opened with, not the last named."""
+    ctx = reader.ctx
+    if not (reader.all_ and ctx.agent):
+        return False
+    paragraph = paragraph_of(next(reversed(ctx.texts)))
+    named: list[str] = []
+    stations = 0
+    for pid in list(ctx.texts)[-2::-1]:
+        if paragraph_of(pid) != paragraph:
+            break
+        events = _events_of(ctx, pid)
+        if not all(_stationed(e, rl) for e in events):
+            return False
+        stations += bool(events)
+        named[:0] = [a for e in events for a in e.agent if a not in named]
+    if stations < 2 or not set(ctx.agent) < set(named):
+        return False
+    event.set("agent", tuple(named), "^")
+    return True
+
+
+def _stationed(event: Event, rl) -> bool:
+    """衆主人西面 (立), 主人袒, 賓執事者如弔服: a person named standing, baring or dressed."""
+    if not event.agent or event.marks.get("agent"):
+        return False
+    likes = event.fields.get("like", ())
+    dressed = bool(likes) and all(x.endswith(rl.word("dress")) for x in likes)
+    return event.kind in rl.words["stance"] or (event.kind == rl.word("like") and dressed)
