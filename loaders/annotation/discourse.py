@@ -2918,3 +2918,34 @@ def _stationed(event: Event, rl) -> bool:
     likes = event.fields.get("like", ())
     dressed = bool(likes) and all(x.endswith(rl.word("dress")) for x in likes)
     return event.kind in rl.words["stance"] or (event.kind == rl.word("like") and dressed)
+
+
+@rule("bearers-go")
+def bearers_go(reader, event, text, rl) -> bool:
+    """少牢饋食禮 佐食上利執羊俎，下利執豕俎，司士三人執魚、腊、膚俎，序升自西階; 有司徹
+    司馬舉羊鼎，司士舉豕鼎、舉魚鼎，以入: a move (進退: 升, 入, 出 …) naming no one, right
+    after clauses in a row that each only say who holds or lifts what (執, 舉, 奉), is all the
+    bearers', who carry their things in together, not only the last named; not after clauses
+    that move already (雍正執一匕以從…: each goes with his own), nor 從, the last bearer following
+    the things before his (聘禮 擯者執上幣，士執衆幣，有司二人舉皮，從其幣: the 有司)."""
+    ctx = reader.ctx
+    if not ctx.agent or not reader.is_a(event.kind, *rl.words["moving"]):
+        return False
+    if event.kind in rl.words["follow"]:  # 有司二人舉皮，從其幣: the last, after his own thing
+        return False
+    bearers: list[str] = []
+    rows = 0
+    for pid in list(ctx.texts)[-2::-1]:
+        events = _events_of(ctx, pid)
+        if not events:
+            if pid in ctx.openings.values():
+                break
+            continue  # 腊、膚俎: the things named go on with the clause before
+        if any(e.kind not in rl.words["bear"] or e.marks.get("agent") for e in events):
+            break
+        rows += 1
+        bearers[:0] = [a for e in events for a in e.agent]
+    if rows < 2 or not set(ctx.agent) < set(bearers):
+        return False
+    event.set("agent", tuple(dict.fromkeys(bearers)), "^")
+    return True
