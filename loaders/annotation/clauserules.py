@@ -1609,7 +1609,7 @@ def attendants_joined(r, tokens, i, rl):
     if r.events:
         return _attendants_sent(r, tokens, i, rl)
     if not i and not r.subjects:
-        r.subjects = list(r.ctx.agent)
+        r.subjects = list(_placed_just_before(r) or r.ctx.agent)  # 賓長在右，及執事舉魚腊鼎
     if not r.subjects:
         return None
     r.subjects.append(rl.word("role"))
@@ -1642,14 +1642,15 @@ def and_subject(r, tokens, i, rl):
     """賓及衆賓: one more subject; 賓反入，及卿大夫皆說屨: first in its clause, 及 and a person
     join him to the subject carried over (the 賓 and the 卿大夫 take off their shoes), not 及 a
     place reached; so past 衆 (no term) before the person, the rest of them (特牲饋食禮
-    衆賓及衆兄弟交錯以辯 → 衆賓, 兄弟)."""
+    衆賓及衆兄弟交錯以辯 → 衆賓, 兄弟); right after a clause that only says where someone is,
+    him (特牲饋食禮 主人在右，及佐食舉牲鼎 → 主人, 佐食, not the 賓 who went out with him)."""
     nxt, skip = _next(tokens, i), 0
     if nxt is not None and nxt.text in rl.words["many"] and i and _next(tokens, i, 2) is not None:
         nxt, skip = _next(tokens, i, 2), 1  # 衆賓及衆兄弟: the rest of them (no term)
     if tokens[i].text in rl.words["and"] and not tokens[i].kinds.get("role"):
         acted = any(not t.of("role") for t in tokens[2:])  # not 及佐食 alone: one offered to
         if not i and acted and not r.ctx.pending and r.ctx.agent and nxt and nxt.of("role"):
-            r.subjects = list(r.ctx.agent)
+            r.subjects = list(_placed_just_before(r) or r.ctx.agent)
         if r.subjects and not r.events and nxt and nxt.of("role"):
             r.joined = True
             return 1 + skip
@@ -7660,3 +7661,16 @@ def attendants_named(r, tokens, i, rl):
         return None  # 執事之俎: whose stands, no subject (the act is the setting-out after it)
     r.subjects.append(rl.word("role"))
     return 2
+
+
+# --- r-group8 rules
+
+
+def _placed_just_before(r) -> tuple[str, ...]:
+    """特牲饋食禮 主人在右; 賓長在右: the persons the clause just before only placed (a state,
+    在, naming them), whom a state does not carry over (rule and-subject)."""
+    before = r.ctx.clause_before()
+    events = [e for p, e in r.ctx.history[-3:] if before and p == before[0]]
+    if not events or not all(r.lex.has(e.kind, "state") and e.agent for e in events):
+        return ()
+    return tuple(dict.fromkeys(a for e in events for a in e.agent))
