@@ -230,6 +230,14 @@ def test_a_ji_sentence_about_who_one_is_carries_him_to_its_acts():
     assert format_events(record.events) == "嚌 agent=賓^ theme=肺 neg=1", applied
 
 
+def test_a_person_after_yu_ending_a_clause_with_no_subject_is_no_subject():
+    # 士喪禮 乃赴于君: the ruler is told, he does not command the messenger with the host
+    from yili_kg.loaders.annotation.annotate import annotate_example
+
+    record, applied = annotate_example("乃赴于君。主人西階東，南面，命赴者")
+    assert format_events(record.events) == "命 agent=主人 at=西階東", applied
+
+
 # ------------------------------------------------------------------------- rules as data
 
 

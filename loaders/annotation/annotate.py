@@ -246,6 +246,8 @@ class ClauseReader:
                 self.led.append(role)
         elif (obj := token.of("object")) and prep in ("by", "with"):  # 兼與筮執之: held with
             self.before["theme"] = obj
+        elif role and prep == "at" and not self.subjects and self.text.endswith(token.text):
+            pass  # 士喪禮 乃赴于君: the one it is done to, ending the clause, not a subject
         elif role:
             self.subjects.append(role)
         elif obj and prep is None:
