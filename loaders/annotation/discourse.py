@@ -1548,7 +1548,7 @@ def three_salutes(reader, event, text, rl) -> bool:
         return False  # 每曲揖, 每門每曲揖: at each turn, mutual too (注: 以相人偶為敬也)
     if len(ctx.agent) != 1:
         return False
-    other = ctx.last_other(ctx.agent, int(rl.word("within")))
+    other = _host_ahead(ctx, rl) or ctx.last_other(ctx.agent, int(rl.word("within")))
     if not other:  # 主人…揖入。至于廟門，揖入，三揖: the one he saluted to lead him in
         led = next(
             (
@@ -2949,3 +2949,23 @@ def bearers_go(reader, event, text, rl) -> bool:
         return False
     event.set("agent", tuple(dict.fromkeys(bearers)), "^")
     return True
+
+
+def _host_ahead(ctx: Context, rl) -> tuple[str, ...]:
+    """聘禮 大夫揖入。擯者請命。庭實設四皮。賓奉束帛入，三揖: the one carried over having just
+    gone in (入), the host who saluted him and went in ahead (揖 to him, 入, in one clause,
+    within the last acts) is the other of the three salutes, not one acting between (擯者)."""
+    guest = ctx.agent[0]
+    enter = rl.word("enter")
+    if not any(e.kind == enter and guest in e.agent for _, e in ctx.history[-3:]):
+        return ()
+    window = ctx.history[-int(rl.word("ahead-within")) :]
+    for pid, e in reversed(window):
+        if (
+            e.kind == rl.words["salute"][0]
+            and guest in e.fields.get("to", ())
+            and guest not in e.agent
+        ):
+            if any(x.kind == enter and x.agent == e.agent for x in _events_of(ctx, pid)):
+                return e.agent
+    return ()
