@@ -5211,7 +5211,7 @@ def served_one(r, subjects, rl) -> bool:
         if not served and (laid or not mat and (brought or set(theme) & set(rl.words["dishes"]))):
             served = _cup_holder(r, rl, theme)
         if not served and brought:
-            served = _last_eater(r, rl, set(event.agent))
+            served = _last_eater(r, rl, set(event.agent)) or _corpse_at_hand(r, rl, event.agent)
         if served and not set(served) & set(event.agent):
             event.set("to", served, "?")
             done = True
@@ -7674,3 +7674,20 @@ def _placed_just_before(r) -> tuple[str, ...]:
     if not events or not all(r.lex.has(e.kind, "state") and e.agent for e in events):
         return ()
     return tuple(dict.fromkeys(a for e in events for a in e.agent))
+
+
+# --- r-recip8 rules
+
+
+def _corpse_at_hand(r: ClauseReader, rl: Rule, bringer: tuple[str, ...]) -> tuple[str, ...]:
+    """有司徹 尸坐執爵以興。次賓羞羊燔; 主人…酳尸。賓羞肝; 特牲饋食禮 尸實舉于菹豆。佐食羞庶羞四豆;
+    少牢饋食禮 主人羞肵俎…上佐食羞兩鉶: a dish brought by one named, with no offering, cup or
+    eater to tell whose it is, is for the 尸 at the meal while he is at hand (he acted or was
+    served within the last acts), not its bringer."""
+    corpse = rl.word("corpse")
+    if corpse in bringer:
+        return ()
+    for _, earlier in r.ctx.history[-int(rl.word("corpse-within")) :]:
+        if earlier.get("neg") != "1" and corpse in (*earlier.agent, *earlier.fields.get("to", ())):
+            return (corpse,)
+    return ()
