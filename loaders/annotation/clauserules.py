@@ -5211,7 +5211,9 @@ def served_one(r, subjects, rl) -> bool:
         if not served and (laid or not mat and (brought or set(theme) & set(rl.words["dishes"]))):
             served = _cup_holder(r, rl, theme)
         if not served and brought:
-            served = _last_eater(r, rl, set(event.agent)) or _corpse_at_hand(r, rl, event.agent)
+            served = _last_eater(r, rl, set(event.agent))
+        if not served and not mat:
+            served = _corpse_at_hand(r, rl, event)
         if served and not set(served) & set(event.agent):
             event.set("to", served, "?")
             done = True
@@ -7679,15 +7681,21 @@ def _placed_just_before(r) -> tuple[str, ...]:
 # --- r-recip8 rules
 
 
-def _corpse_at_hand(r: ClauseReader, rl: Rule, bringer: tuple[str, ...]) -> tuple[str, ...]:
+def _corpse_at_hand(r: ClauseReader, rl: Rule, event: Event) -> tuple[str, ...]:
     """有司徹 尸坐執爵以興。次賓羞羊燔; 主人…酳尸。賓羞肝; 特牲饋食禮 尸實舉于菹豆。佐食羞庶羞四豆;
     少牢饋食禮 主人羞肵俎…上佐食羞兩鉶: a dish brought by one named, with no offering, cup or
     eater to tell whose it is, is for the 尸 at the meal while he is at hand (he acted or was
-    served within the last acts), not its bringer."""
+    served within the last acts), not its bringer; so the dishes set out naming no one (士虞禮
+    記 主人拜送…薦脯醢，設俎于薦東 → to=尸?); in the 記, whose passages are rules each on its own,
+    only within the passage (特牲饋食禮 記 佐食設豆鹽: the 嗣子's, not the 尸's of the passage
+    before)."""
     corpse = rl.word("corpse")
-    if corpse in bringer:
+    dish = set(event.fields.get("theme", ())) & set(rl.words["dishes"])
+    if corpse in event.agent or not (event.kind in rl.words["brought"] or dish):
         return ()
-    for _, earlier in r.ctx.history[-int(rl.word("corpse-within")) :]:
+    for pid, earlier in r.ctx.history[-int(rl.word("corpse-within")) :]:
+        if r.ctx.sentence.startswith(rl.word("part")) and paragraph_of(pid) != r.ctx.paragraph:
+            continue
         if earlier.get("neg") != "1" and corpse in (*earlier.agent, *earlier.fields.get("to", ())):
             return (corpse,)
     return ()
