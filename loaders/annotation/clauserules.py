@@ -7699,3 +7699,31 @@ def _corpse_at_hand(r: ClauseReader, rl: Rule, event: Event) -> tuple[str, ...]:
         if earlier.get("neg") != "1" and corpse in (*earlier.agent, *earlier.fields.get("to", ())):
             return (corpse,)
     return ()
+
+
+@rule("bow-past-the-speaker")
+def bow_past_the_speaker(r, subjects, rl) -> bool:
+    """少牢饋食禮 祝告曰孝孫某…敢宿。尸拜，許諾; 特牲饋食禮 祝曰酳有與也…兩餕執爵拜: a bow naming
+    no one, whose other party the last exchange only suggests to be the 祝, when the 祝 last
+    spoke (告, 曰, 命) and did not give or take a cup, is to the host in whose name he spoke (to=
+    主人?), not to the 祝 who carried the words; not the host's own bow (rule
+    bow-past-the-server). The assent after it (尸拜，許諾) still answers the 祝's words (to=祝?).
+    Only while the host is at hand (he acted or was addressed within the last acts)."""
+    host, speaker = rl.word("host"), rl.word("speaker")
+    recent = r.ctx.history[-int(rl.word("within")) :]
+    if not any(host in (*e.agent, *e.fields.get("to", ())) for _, e in recent):
+        return False  # (士昏禮 婦…祝告…婦拜扱地: no host at hand, the 祝 speaks for the bride)
+    last = next((e for _, e in reversed(r.ctx.history) if speaker in e.agent), None)
+    if last is None or last.kind not in rl.words["speaks"]:
+        return False
+    done = False
+    for event in r.events:
+        if host in event.agent or speaker in event.agent or event.marks.get("to") != "?":
+            continue
+        if event.kind in rl.words["bow"] and event.fields.get("to") == (speaker,):
+            event.set("to", (host,), "?")
+            done = True
+        elif event.kind in rl.words["assent"] and event.fields.get("to") == (host,):
+            event.set("to", (speaker,), "?")  # 許諾: to the words the 祝 spoke
+            done = True
+    return done
