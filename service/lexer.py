@@ -147,6 +147,32 @@ def has_dataset_clause(text: str) -> bool:
     return any(word == "FROM" for word, _ in keywords(text))
 
 
+#: the words by which a query's own text may make an RDF 1.2 triple term (``SERVICE``: a
+#: remote answer may hold them)
+TRIPLE_MAKERS = {"TRIPLE", "SERVICE"}
+
+
+@lru_cache(maxsize=256)
+def makes_triple_terms(text: str) -> bool:
+    """Whether a query may make RDF 1.2 triple terms of its own (the data aside): it calls
+    ``TRIPLE(…)``, writes a triple term ``<<( … )>>`` (or ``<< … >>``) or asks a ``SERVICE``.
+    A query that does none of these can bind a variable to a triple term only from the data
+    (``SUBJECT``/``OBJECT`` need one to begin with). Conservative: ``<<`` in a string counts.
+
+    >>> makes_triple_terms('SELECT ?t { BIND(triple(<a:s>, <a:p>, "o") AS ?t) }')
+    True
+    >>> makes_triple_terms("SELECT ?t { VALUES ?t { <<( <a:s> <a:p> 1 )>> } }")
+    True
+    >>> makes_triple_terms('SELECT ?s { ?s <a:triple> "TRIPLE(" } # after every triple')
+    False
+    """
+    if "<<" not in text and "TRIPLE" not in text.upper() and "SERVICE" not in text.upper():
+        return False  # most queries: no tokenizing
+    if "<<" in without_comments(text):
+        return True
+    return any(word in TRIPLE_MAKERS for word, _ in keywords(text))
+
+
 @lru_cache(maxsize=256)
 def where_group(text: str) -> tuple[int, int]:
     """Offsets of the braces that open and close the query's WHERE group (-1 if none).

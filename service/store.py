@@ -26,7 +26,12 @@ from typing import Any
 
 from yili_kg.loaders.errors import BuildMissing, YiliError
 from yili_kg.service.formats import written
-from yili_kg.service.lexer import has_dataset_clause, values_mark, where_group
+from yili_kg.service.lexer import (
+    has_dataset_clause,
+    makes_triple_terms,
+    values_mark,
+    where_group,
+)
 
 # pyoxigraph and rdflib are imported inside the stores that use them: a query worker imports
 # this module before it opens its store, and the service's cold start is ≤ 0.5 s.
@@ -218,7 +223,7 @@ def _results_table(answer: Answer, fmt: str) -> str:
             + ("true" if answer.boolean else "false")
             + ("\r\n" if fmt == "csv" else "\n")
         )
-    if fmt == "csv":  # SPARQL 1.1 CSV: plain values, blank nodes as _:label
+    if fmt == "csv":  # SPARQL 1.2 CSV: plain values, blank nodes as _:label (:func:`_csv_cell`)
         writer = csv.writer(buffer, lineterminator="\r\n")
         writer.writerow(answer.variables)
         for row in answer.rows:
@@ -235,11 +240,38 @@ def _results_table(answer: Answer, fmt: str) -> str:
 
 
 def _csv_cell(term: Term | None) -> str:
+    """A term as a SPARQL 1.2 CSV value, which the CSV writer then quotes as RFC 4180 says.
+
+    A triple term is ``<< subject predicate object >>`` (SPARQL 1.2 Query Results CSV and TSV
+    Formats, "Serializing RDF Terms"): its terms as CSV values in turn, a literal object
+    always within quotation marks, any other term quoted where it holds ``"``, ``,``, CR or
+    LF; the whole field is quoted by the writer, its quotation marks doubled once more:
+
+    >>> s, p = Term("uri", "http://ex/s"), Term("uri", "http://ex/p")
+    >>> triple = Term("triple", "", parts=(s, p, Term("literal", "賓, guest", lang="en")))
+    >>> print(_csv_cell(triple))
+    << http://ex/s http://ex/p "賓, guest" >>
+    >>> print(_results_table(Answer("select", ["t"], [{"t": triple}]), "csv").splitlines()[1])
+    "<< http://ex/s http://ex/p ""賓, guest"" >>"
+    """
     if term is None:
         return ""
-    if term.parts is not None:  # no plain value: the N-Triples 1.2 form
-        return term.n3()
+    if term.parts is not None:
+        subject, predicate, obj = term.parts
+        last = _csv_quoted(obj.value) if obj.type == "literal" else _csv_inner(obj)
+        return f"<< {_csv_inner(subject)} {_csv_inner(predicate)} {last} >>"
     return f"_:{term.value}" if term.type == "bnode" else term.value
+
+
+def _csv_inner(term: Term) -> str:
+    """A term of a triple term in CSV: quoted as a field would be ("This quoting mechanism is
+    applied recursively for terms in quoted triples")."""
+    value = _csv_cell(term)
+    return _csv_quoted(value) if any(c in value for c in '",\r\n') else value
+
+
+def _csv_quoted(value: str) -> str:
+    return '"' + value.replace('"', '""') + '"'
 
 
 class _EngineFormats(dict):
@@ -580,9 +612,13 @@ class OxigraphStore:
 
     name = "oxigraph"
 
-    def __init__(self, store: Any, path: Path | None = None):
+    def __init__(self, store: Any, path: Path | None = None, triple_terms: bool = True):
+        """``triple_terms``: whether the data may hold RDF 1.2 triple terms (then every CSV
+        answer is written by :class:`Answer`, not the engine: :meth:`serialised`). The
+        build's dataset holds none (the loaders make none; ``tests/test_store.py`` checks)."""
         self.store = store
         self.path = path
+        self.triple_terms = triple_terms
 
     @classmethod
     def open(cls, build_dir: Path, verified: bool = False) -> OxigraphStore:
@@ -607,12 +643,12 @@ class OxigraphStore:
             and ((persisted / "BUILD").read_text() == dataset_sha256(read_manifest(build_dir)))
         ):
             try:
-                return cls(ox.Store.read_only(str(persisted)), dataset)
+                return cls(ox.Store.read_only(str(persisted)), dataset, triple_terms=False)
             except Exception:  # noqa: BLE001 (RocksDB's errors on a damaged store vary)
                 pass  # fall back to loading the dataset file, which was checked
         store = ox.Store()
         store.bulk_load(path=str(dataset), format=ox.RdfFormat.N_QUADS)
-        return cls(store, dataset)
+        return cls(store, dataset, triple_terms=False)
 
     def graphs(self) -> list[str]:
         return sorted(g.value for g in self.store.named_graphs())
@@ -660,7 +696,11 @@ class OxigraphStore:
         """(kind, body, truncated): the answer written by the engine's own result writers.
 
         No term crosses into Python: the solutions go from the store to bytes in Rust (the
-        term-by-term :class:`Answer` cost 1–10 ms a request). At most ``limit`` rows or
+        term-by-term :class:`Answer` cost 1–10 ms a request), but for a CSV answer that may
+        hold RDF 1.2 triple terms (``triple_terms`` data, or a query that makes them:
+        :func:`makes_triple_terms`), which the engine's CSV writes undelimited. Whether an
+        answer may is told by the query and the data, not by its first rows: a triple term
+        may come on any row (``BIND(IF(…, TRIPLE(…), …))``). At most ``limit`` rows or
         triples: an answer that may hold more is counted in its bytes, and cut there. An
         answer past ``max_bytes`` (0: no cap) is stopped there: :class:`AnswerTooLarge`.
         """
@@ -672,6 +712,14 @@ class OxigraphStore:
                 return "ask", Answer("ask", boolean=bool(result)).serialise(fmt), False
             return "ask", written(result.serialize(format=ENGINE_RESULTS[fmt])), False
         if isinstance(result, ox.QuerySolutions):
+            if fmt == "csv" and (self.triple_terms or makes_triple_terms(sparql)):
+                # the engine's CSV writes a triple term as its three values, undelimited (one
+                # field "s p o"): ours writes SPARQL 1.2's << s p "o" >> (:func:`_csv_cell`).
+                # Only where the answer may hold one: the others stay on the engine's writer
+                answer = _engine_answer(result, limit)
+                body = answer.serialise(fmt)
+                _check_size(body, max_bytes)
+                return "select", body, answer.truncated
             if limit is None and not max_bytes:
                 return "select", written(result.serialize(format=ENGINE_RESULTS[fmt])), False
             writer = _CappedWriter(fmt, limit, max_bytes)
@@ -713,40 +761,44 @@ class OxigraphStore:
         named_graphs=(),
         base_iri: str | None = None,
     ) -> Answer:
-        import pyoxigraph as ox
-
         result = self._run(sparql, bindings, default_graphs, named_graphs, base_iri)
-        if isinstance(result, ox.QueryBoolean):
-            return Answer("ask", boolean=bool(result))
-        # an answer repeats its terms (the same role, kind, phase on many rows): each is
-        # converted once (the conversion was half the time of large answers; bench latency)
-        memo: dict = {}
+        return _engine_answer(result, limit)
 
-        def convert(term):
-            found = memo.get(term)
-            if found is None:
-                found = memo[term] = _from_oxigraph(term)
-            return found
 
-        if isinstance(result, ox.QuerySolutions):
-            variables = [v.value for v in result.variables]
-            rows: list[dict[str, Term]] = []
-            truncated = False
-            for solution in result:
-                if limit is not None and len(rows) >= limit:
-                    truncated = True
-                    break
-                values = zip(variables, solution, strict=True)
-                rows.append({v: convert(t) for v, t in values if t is not None})
-            return Answer("select", variables, rows, truncated=truncated)
-        triples: list[tuple[Term, Term, Term]] = []
-        for triple in result:
-            if limit is not None and len(triples) >= limit:
-                return Answer("graph", triples=triples, truncated=True)
-            triples.append(
-                (convert(triple.subject), convert(triple.predicate), convert(triple.object))
-            )
-        return Answer("graph", triples=triples)
+def _engine_answer(result: Any, limit: int | None = None) -> Answer:
+    """The engine's result (boolean, solutions or triples) as an :class:`Answer`, at most
+    ``limit`` rows or triples."""
+    import pyoxigraph as ox
+
+    if isinstance(result, ox.QueryBoolean):
+        return Answer("ask", boolean=bool(result))
+    # an answer repeats its terms (the same role, kind, phase on many rows): each is
+    # converted once (the conversion was half the time of large answers; bench latency)
+    memo: dict = {}
+
+    def convert(term):
+        found = memo.get(term)
+        if found is None:
+            found = memo[term] = _from_oxigraph(term)
+        return found
+
+    if isinstance(result, ox.QuerySolutions):
+        variables = [v.value for v in result.variables]
+        rows: list[dict[str, Term]] = []
+        truncated = False
+        for solution in result:
+            if limit is not None and len(rows) >= limit:
+                truncated = True
+                break
+            values = zip(variables, solution, strict=True)
+            rows.append({v: convert(t) for v, t in values if t is not None})
+        return Answer("select", variables, rows, truncated=truncated)
+    triples: list[tuple[Term, Term, Term]] = []
+    for triple in result:
+        if limit is not None and len(triples) >= limit:
+            return Answer("graph", triples=triples, truncated=True)
+        triples.append((convert(triple.subject), convert(triple.predicate), convert(triple.object)))
+    return Answer("graph", triples=triples)
 
 
 class RdflibStore:
@@ -879,7 +931,8 @@ def load_extra_graphs(
             fmt = ox.RdfFormat.from_extension(Path(path).suffix.lstrip(".")) or ox.RdfFormat.TURTLE
             memory.add_graph(ox.NamedNode(iri))  # an empty file is an empty graph, still named
             memory.bulk_load(path=str(path), format=fmt, to_graph=ox.NamedNode(iri), base_iri=iri)
-        return OxigraphStore(memory, store.path)
+        # test suites' data (the W3C tests): may hold triple terms
+        return OxigraphStore(memory, store.path, triple_terms=True)
     from rdflib import URIRef
 
     for iri, path in extra.items():

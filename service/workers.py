@@ -230,7 +230,7 @@ class MemoryLoad:
             memory.bulk_load(path=str(path), format=ox.RdfFormat.N_QUADS)
         except Exception:  # noqa: BLE001 (a damaged file, a failed read: stay persisted)
             return
-        self.store = OxigraphStore(memory, path)
+        self.store = OxigraphStore(memory, path, triple_terms=False)  # the build's dataset
 
 
 def _serve(

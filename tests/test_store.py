@@ -54,3 +54,39 @@ def test_a_parameter_is_bound_as_a_term_never_as_query_text():
     assert len(store.query(query).rows) == 2
     with pytest.raises(Exception, match="WHERE group"):
         store.query("DESCRIBE <urn:x>", {"label": hostile})
+
+
+# -- RDF 1.2 triple terms in CSV: one form whichever writer writes the answer ----------------
+
+REIFIES = "http://www.w3.org/1999/02/22-rdf-syntax-ns#reifies"
+
+
+def test_the_built_data_holds_no_triple_terms(store):
+    """Why the engine's CSV writer may answer a query that makes no triple term of its own
+    (:meth:`OxigraphStore.serialised`): the build's data holds none. The day it does, the
+    store must be opened with ``triple_terms=True``."""
+    assert store.triple_terms is False
+    ask = "ASK { ?s ?p ?o FILTER(isTRIPLE(?o)) }"
+    assert not store.store.query(ask, use_default_graph_as_union=True)
+
+
+def test_a_triple_term_in_csv_is_written_as_the_spec_says_on_every_path():
+    memory = ox.Store()
+    said = ox.Triple(ox.NamedNode(ROLE + "bin"), ox.NamedNode(LABEL[1:-1]), ox.Literal('賓 "b"'))
+    for name, value in (("a", ox.Literal("plain")), ("b", said)):  # not on the first row
+        memory.add(ox.Quad(ox.NamedNode(ROLE + name), ox.NamedNode(REIFIES), value))
+    spec = f'"<< {ROLE}bin {LABEL[1:-1]} ""賓 """"b"""""" >>"'
+    query = f"SELECT ?t WHERE {{ ?r <{REIFIES}> ?t }} ORDER BY ?r"
+    store = OxigraphStore(memory)  # its data may hold triple terms (the default)
+    for limit in (None, 5):
+        _, body, _ = store.serialised(query, "csv", limit=limit)
+        assert body.decode().split("\r\n")[1:3] == ["plain", spec]
+    assert store.query(query).serialise("csv") == body
+
+    made = "SELECT ?t WHERE { VALUES ?t { <<( <a:s> <a:p> <a:o> )>> } }"
+    store = OxigraphStore(memory, triple_terms=False)  # the query makes its own
+    assert store.serialised(made, "csv")[1] == b"t\r\n<< a:s a:p a:o >>\r\n"
+    # an answer that cannot hold one is still the engine's own writing
+    plain = f"SELECT ?r WHERE {{ ?r <{REIFIES}> ?t }}"
+    engine = memory.query(plain, use_default_graph_as_union=True)
+    assert store.serialised(plain, "csv")[1] == engine.serialize(format=ox.QueryResultsFormat.CSV)
