@@ -303,6 +303,7 @@ RECIPIENT_AFTER = {
             "assist",
             "ask",
             "bless",
+            "bring",  # 納工: "brings the singers in"
             "command",
             "feast",
             "follow",
@@ -338,8 +339,8 @@ def _recipient_place(verb: str) -> tuple[str, str, str]:
     (('goes to meet', '', ' '), ('does not see', ' off', ''))
     >>> _recipient_place("bows twice"), _recipient_place("condoles")
     (('bows twice', '', ' to '), ('condoles', '', ' with '))
-    >>> _recipient_place("spreads a mat")
-    ('spreads a mat', '', ' for ')
+    >>> _recipient_place("spreads a mat"), _recipient_place("brings in")
+    (('spreads a mat', '', ' for '), ('brings', ' in', ''))
     """
     for negation in ("does not ", "do not "):
         if verb.startswith(negation):
