@@ -105,6 +105,21 @@ def test_a_recipient_that_is_the_verbs_object_reads_as_its_object(client, phase,
     assert " to the guest" not in text
 
 
+@pytest.mark.parametrize(
+    "phase, clause, reads",
+    [
+        (2, "jing-2.4.5", "someone places the ladle on the "),  # 皆加勺 (dest=壺?)
+        (6, "jing-5.21.11", "the guest places the lung on the meat stand"),  # 加于俎
+    ],
+)
+def test_the_thing_put_on_comes_before_on(client, phase, clause, reads):
+    """加 ("place on") puts its thing before "on" and the one it goes on after it: not "places
+    on the ladle to the jar"."""
+    text = _text(_section(client.get(f"/read/xiangshe/{phase}").get_data(as_text=True), clause))
+    assert reads in text, text
+    assert "places on" not in text
+
+
 def test_the_thing_of_an_act_that_names_its_object_follows_a_colon(client):
     """祭 is "make the offering": its thing reads "makes the offering: the wine", not "makes
     the offering the wine" (獻賓: 遂祭酒)."""

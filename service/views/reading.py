@@ -130,14 +130,35 @@ class Event:
         # a label's "one's" has a subject in a sentence: "the guest and the host go to their mats"
         verb = verb.replace("one's", "their")
         recipients = self.args.get("recipient", [])
-        verb, after, to = _recipient_place(verb) if recipients else (verb, "", " to ")
-        parts.append((" " + verb, "", self.kind.iri if self.kind else ""))
-        as_object = bool(recipients) and not to
-        if as_object:  # the recipient is the verb's object: "invites the guest in advance"
-            parts.append((" ", "", ""))
-            add(recipients)
-            if after:
-                parts.append((after, "", ""))
+        onto = recipients or self.args.get("destination", [])
+        put_on = _put_on(verb) if themes or onto else None
+        done: set[str] = set()  # fields said already, before the loop below
+        if put_on:  # 加皮弁 to 冠者: "places the deerskin cap on the one capped"
+            verb, own = put_on
+            parts.append((" " + verb, "", self.kind.iri if self.kind else ""))
+            parts.append((" " + own if own else " ", "", ""))
+            add([] if own else themes)
+            # on whom or what, or else on top: 加勺 "places the ladle on top" (of the jar)
+            where = self.texts.get("destinationTextEn") or self.texts.get("destinationText", "")
+            parts.append(
+                (
+                    " on " if onto else f" on {where}" if where else " on" if own else " on top",
+                    "",
+                    "",
+                )
+            )
+            add(onto)
+            themes, to = [], ""
+            done = {"recipient"} if recipients else {"recipient", "destination"}
+        else:
+            verb, after, to = _recipient_place(verb) if recipients else (verb, "", " to ")
+            parts.append((" " + verb, "", self.kind.iri if self.kind else ""))
+            if recipients and not to:  # the recipient is the verb's object: "invites the guest"
+                parts.append((" ", "", ""))
+                add(recipients)
+                if after:
+                    parts.append((after, "", ""))
+                done = {"recipient"}
         carry = _intransitive(self.kind.en if self.kind else "")
         for key, prefix in (
             ("theme", " with " if carry else (": " if _has_object(verb) else " ")),
@@ -148,17 +169,16 @@ class Event:
             ("via", " by "),
             ("destination", " to "),
         ):
-            if key == "theme":
-                args = themes
-            else:
-                args = [] if key == "recipient" and as_object else self.args.get(key, [])
+            args = themes if key == "theme" else [] if key in done else self.args.get(key, [])
             for i, a in enumerate(args):
                 label = a.en or a.zh
                 relative = key in ("location", "destination") and RELATIVE.match(label)
                 parts.append((_and(i, args) if i else _before(prefix, key, label, verb), "", ""))
                 parts.append((label if relative else _the(label), a.mark, a.iri))
             text = self.texts.get(f"{key}Text")
-            if text:  # 洗東: "east of the washing basin" (set by Readings), or the text's words
+            if (
+                text and key not in done
+            ):  # 洗東: "east of the washing basin" (set by Readings), or the text's words
                 english = self.texts.get(f"{key}TextEn", "")
                 parts.append((" and " if args else _before(prefix, key, english, verb), "", ""))
                 parts.append((english or text, "", ""))
@@ -169,6 +189,19 @@ class Event:
         if count != "1":
             parts.append((" " + TIMES.get(count, f"{count} times"), "", ""))
         return parts
+
+
+def _put_on(verb: str) -> tuple[str, str] | None:
+    """A verb of putting on (加 "place on", 冠 "put on the cap") split so that the thing put
+    comes before "on" and the one it is put on after it: (the verb, its own object).
+
+    >>> _put_on("places on"), _put_on("puts on the cap"), _put_on("goes on")
+    (('places', ''), ('puts', 'the cap'), None)
+    """
+    words = verb.split(" ")
+    if len(words) < 2 or words[1] != "on" or words[0] not in ("place", "places", "put", "puts"):
+        return None
+    return words[0], " ".join(words[2:])
 
 
 def _and(i: int, items: list) -> str:
