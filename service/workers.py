@@ -6,7 +6,10 @@ milliseconds; or rdflib). A query past the time limit has its process killed and
 the request that sent it gets a 503, and no other request waits on it. Each worker's memory
 is capped as well (``memory_mb``): a query past it ends its worker, which is replaced, and
 gets a 503 too. At most ``size`` queries run at once; a request that finds every worker busy
-waits up to ``queue_timeout`` seconds and then gets a 503 (the concurrency cap).
+waits up to ``queue_timeout`` seconds and then gets a 503 (the concurrency cap). A worker
+that dies idle (killed, or taken by the system for want of memory) costs no request a 503:
+each worker says when it has taken a job, and a job whose worker died before that goes to the
+worker started in its place (see :meth:`QueryPool._run`).
 
 Workers come from a fork server, so that replacing a killed worker never forks a
 multi-threaded process; ``yili-kg serve`` forks its first workers itself, first thing, while it
@@ -283,7 +286,9 @@ def _serve(
     while True:
         try:
             job = connection.recv()
-        except EOFError:
+            # taken: from now on a death of this process is the query's (see QueryPool._run)
+            connection.send(("taken",))
+        except (EOFError, OSError):  # the server is gone
             return
         store, where, memory = MemoryLoad.taken(memory, store, where)
         if time_limit > 0:
@@ -345,6 +350,10 @@ def forkserver_context():
 
 #: seconds a worker's own limit allows past the server's (which kills it first when it can)
 OWN_LIMIT_GRACE = 2.0
+
+#: workers a job is handed to in turn while each dies before it has taken the job (killed
+#: idle, or taken by the system for want of memory): the job never ran, the next one takes it
+HANDOVERS = 3
 
 
 class Worker:
@@ -562,10 +571,9 @@ class QueryPool:
                         retry_after=max(1, round(self.timeout)),
                     ) from exc
 
-    def _answered(self, worker: Worker, cancelled) -> bool:
-        """Wait for the worker's reply: True when it came; False past the time limit.
-        ClientGone when the client hung up first."""
-        deadline = time.monotonic() + self.timeout
+    def _answered(self, worker: Worker, cancelled, deadline: float) -> bool:
+        """Wait for the worker's next message: True when it came (or its pipe closed); False
+        past ``deadline``. ClientGone when the client hung up first."""
         while True:
             left = deadline - time.monotonic()
             if worker.connection.poll(max(0.0, min(TICK, left))):
@@ -575,37 +583,62 @@ class QueryPool:
             if cancelled():
                 raise ClientGone("the client hung up: its query was stopped")
 
+    def _handed(self, worker: Worker, job: Job, cancelled) -> float | None:
+        """Send ``job`` to a started ``worker`` and wait until it says it has taken it: the
+        deadline of its answer (the time limit runs from the send), or None past it already.
+        EOFError or OSError: the worker died before it took the job."""
+        worker.wait_ready()
+        if worker.version != self.version:  # a worker started after a rebuild
+            self._mark_stale(worker.version)
+            raise DatasetChanged(self.stale)
+        worker.connection.send(job)
+        deadline = time.monotonic() + self.timeout
+        if not self._answered(worker, cancelled, deadline):
+            return None
+        worker.connection.recv()  # ("taken",)
+        return deadline
+
     def _run(self, job: Job, cancelled) -> tuple[str, bytes, bool]:
+        """A job on a worker, and its answer.
+
+        A worker killed while idle is not always seen dead before its job is sent: a process
+        whose first thread has exited stays unreported to waitpid (``is_alive()`` is True)
+        until its other threads have exited too (its store's, its in-memory load's: a while,
+        for a large memory). So the worker says when it has taken a job, before running it: a
+        death before that is no fault of the query, which goes to the worker started in its
+        place (up to :data:`HANDOVERS` workers); a death after it is the query's (a
+        runaway's worker killed, a query past the memory cap): :class:`WorkerDied`.
+        """
         worker = self._take(cancelled)
-        # ended while idle (killed), whether or not it had said it was ready: its pipe may
-        # still hold that message, and a job sent to it would only find it dead
-        if not worker.process.is_alive():
-            worker = self._replace(worker)
         try:
-            worker.wait_ready()
-            if worker.version != self.version:  # a worker started after a rebuild
-                self._mark_stale(worker.version)
-                raise DatasetChanged(self.stale)
-            worker.connection.send(job)
-            try:
-                done = self._answered(worker, cancelled)
-            except ClientGone:
-                worker = self._replace(worker)
-                raise
-            if not done:
+            for handover in range(1, HANDOVERS + 1):
+                # ended while idle (killed), whether or not it had said it was ready: its pipe
+                # may still hold that message, and a job sent to it would only find it dead
+                if not worker.process.is_alive():
+                    worker = self._replace(worker)
+                try:
+                    deadline = self._handed(worker, job, cancelled)
+                    break
+                except (EOFError, OSError):  # it died before it took the job: the next one
+                    if handover == HANDOVERS or self.closed or cancelled():
+                        raise
+                    worker = self._replace(worker)
+            if deadline is None or not self._answered(worker, cancelled, deadline):
                 worker = self._replace(worker)
                 raise QueryTimeout(
                     f"the query ran past the time limit ({self.timeout:g} s) and was stopped"
                 )
             reply = worker.connection.recv()
+        except ClientGone:
+            worker = self._replace(worker)
+            raise
         except (EOFError, OSError) as exc:  # the worker died under the query
             dead, worker = worker, self._replace(worker)
             if self._rebuilt():  # killed for the new build: say that, not just the death
                 raise DatasetChanged(self.stale) from exc
             raise WorkerDied(self._death(dead.process.exitcode)) from exc
         except YiliError as exc:
-            if not isinstance(exc, (QueryTimeout, ClientGone)):  # it did not start: never
-                # hand it out again
+            if not isinstance(exc, QueryTimeout):  # it did not start: never hand it out again
                 worker = self._replace(worker)
             raise
         finally:

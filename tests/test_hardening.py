@@ -257,6 +257,29 @@ def test_a_query_past_the_memory_cap_ends_its_worker_not_the_machine(build_dir, 
         pool.close()
 
 
+def test_a_job_whose_worker_died_before_taking_it_goes_to_a_new_worker(build_dir):
+    """A worker killed while idle is not always seen dead when the next job comes: waitpid
+    (and so ``is_alive()``) reports a process only once every thread of it has exited, and its
+    store's threads and its in-memory load take a while to. The job never ran: a new worker
+    answers it, no 503 (kill -9 in tests/test_front.py got one now and then). Here the worker
+    is dead and said alive every time; a death after the worker took its job is the query's,
+    a 503 (the memory cap above, a runaway's worker killed in test_front)."""
+    from yili_kg.service.workers import Job, QueryPool
+
+    pool = QueryPool(build_dir, size=1, timeout=30)
+    try:
+        job = Job("ASK { ?s ?p ?o }", "json", "ttl", 10)
+        assert json.loads(pool.run(job)[1])["boolean"] is True
+        (worker,) = pool.workers
+        worker.process.kill()
+        worker.process.join(10)  # gone: its end of the pipe is closed
+        worker.process.is_alive = lambda: True  # as waitpid says until every thread exits
+        assert json.loads(pool.run(job)[1])["boolean"] is True
+        assert pool.killed == 1 and len(pool.pids()) == 1 and worker.pid not in pool.pids()
+    finally:
+        pool.close()
+
+
 def test_row_cap_holds_for_select_and_construct(server):
     status, headers, body = sparql_get(server, "SELECT * WHERE { ?s ?p ?o }")
     assert status == 200 and headers["X-Yili-Truncated"].startswith("true")
