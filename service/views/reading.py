@@ -138,16 +138,11 @@ class Event:
             parts.append((" " + verb, "", self.kind.iri if self.kind else ""))
             parts.append((" " + own if own else " ", "", ""))
             add([] if own else themes)
-            # on whom or what, or else on top: 加勺 "places the ladle on top" (of the jar)
             where = self.texts.get("destinationTextEn") or self.texts.get("destinationText", "")
-            parts.append(
-                (
-                    " on " if onto else f" on {where}" if where else " on" if own else " on top",
-                    "",
-                    "",
-                )
-            )
+            parts.append((_on_what(bool(onto), where, own), "", ""))
             add(onto)
+            if onto and where and not recipients:  # a place named and one given in words
+                parts.append((" and " + where, "", ""))
             themes, to = [], ""
             done = {"recipient"} if recipients else {"recipient", "destination"}
         else:
@@ -175,10 +170,9 @@ class Event:
                 relative = key in ("location", "destination") and RELATIVE.match(label)
                 parts.append((_and(i, args) if i else _before(prefix, key, label, verb), "", ""))
                 parts.append((label if relative else _the(label), a.mark, a.iri))
+            # 洗東: "east of the washing basin" (set by Readings), or the text's words
             text = self.texts.get(f"{key}Text")
-            if (
-                text and key not in done
-            ):  # 洗東: "east of the washing basin" (set by Readings), or the text's words
+            if text and key not in done:
                 english = self.texts.get(f"{key}TextEn", "")
                 parts.append((" and " if args else _before(prefix, key, english, verb), "", ""))
                 parts.append((english or text, "", ""))
@@ -202,6 +196,23 @@ def _put_on(verb: str) -> tuple[str, str] | None:
     if len(words) < 2 or words[1] != "on" or words[0] not in ("place", "places", "put", "puts"):
         return None
     return words[0], " ".join(words[2:])
+
+
+def _on_what(named: bool, where: str, own: str) -> str:
+    """What a thing is put on: the one or thing named next, a place given in words, or, with
+    neither, nothing more than "on" after a verb's own object ("puts the cap on") and "on top"
+    after a thing (加勺 "places the ladle on top", of the jar).
+
+    >>> _on_what(True, "", ""), _on_what(False, "左皮上", ""), _on_what(False, "", "the cap")
+    (' on ', ' on 左皮上', ' on')
+    >>> _on_what(False, "", "")
+    ' on top'
+    """
+    if named:
+        return " on "
+    if where:
+        return f" on {where}"
+    return " on" if own else " on top"
 
 
 def _and(i: int, items: list) -> str:
@@ -789,9 +800,10 @@ def _in_text_order(clauses: list[Clause], before: str = "") -> None:
 
     The graph keeps no order among an event's agents (several yl:agent facts), so the store's row
     order would decide whether a line reads 主人、賓 or 賓、主人. The text decides instead: the
-    clause's order where the clause names them all (賓主人皆升), else the order the phase (after
-    ``before``, the text of the phase before) first named them in (揖如三耦 after 大夫…就其耦:
-    大夫、耦, not the 耦 of 三耦 first); the label last.
+    clause's order where the clause names them all (賓主人皆升), else the order the phase first
+    named them in (揖如三耦 after 大夫…就其耦: 大夫、耦, not the 耦 of 三耦 first), then the
+    phase before (``before``, its text: those carried into a phase's first clauses), then the
+    label.
 
     >>> c = Clause("c", "賓主人皆升")
     >>> c.events.append(Event("e", 1, args={"agent": [Arg("a", "主人", "host"),
