@@ -166,7 +166,8 @@ def makes_triple_terms(text: str) -> bool:
     >>> makes_triple_terms('SELECT ?s { ?s <a:triple> "TRIPLE(" } # after every triple')
     False
     """
-    if "<<" not in text and "TRIPLE" not in text.upper() and "SERVICE" not in text.upper():
+    upper = text.upper()
+    if "<<" not in text and not any(word in upper for word in TRIPLE_MAKERS):
         return False  # most queries: no tokenizing
     if "<<" in without_comments(text):
         return True

@@ -19,7 +19,7 @@ import io
 import itertools
 import json
 import threading
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -735,9 +735,7 @@ class OxigraphStore:
                 return "select", writer.body(), False
             body, truncated = cut_results(writer.body(), fmt, limit)
             return "select", body, truncated
-        triples = list(itertools.islice(result, None if limit is None else limit + 1))
-        truncated = limit is not None and len(triples) > limit
-        kept = triples[:limit] if truncated else triples
+        kept, truncated = _first(result, limit)
         if graph_fmt in ("jsonld", "xml") and any(
             isinstance(t.subject, ox.Triple) or isinstance(t.object, ox.Triple) for t in kept
         ):
@@ -784,21 +782,28 @@ def _engine_answer(result: Any, limit: int | None = None) -> Answer:
 
     if isinstance(result, ox.QuerySolutions):
         variables = [v.value for v in result.variables]
-        rows: list[dict[str, Term]] = []
-        truncated = False
-        for solution in result:
-            if limit is not None and len(rows) >= limit:
-                truncated = True
-                break
-            values = zip(variables, solution, strict=True)
-            rows.append({v: convert(t) for v, t in values if t is not None})
+        solutions, truncated = _first(result, limit)
+        rows = [
+            {v: convert(t) for v, t in zip(variables, solution, strict=True) if t is not None}
+            for solution in solutions
+        ]
         return Answer("select", variables, rows, truncated=truncated)
-    triples: list[tuple[Term, Term, Term]] = []
-    for triple in result:
-        if limit is not None and len(triples) >= limit:
-            return Answer("graph", triples=triples, truncated=True)
-        triples.append((convert(triple.subject), convert(triple.predicate), convert(triple.object)))
-    return Answer("graph", triples=triples)
+    kept, truncated = _first(result, limit)
+    triples = [(convert(t.subject), convert(t.predicate), convert(t.object)) for t in kept]
+    return Answer("graph", triples=triples, truncated=truncated)
+
+
+def _first(items: Iterable, limit: int | None) -> tuple[list, bool]:
+    """At most ``limit`` of ``items`` (all of them for None), and whether there were more: one
+    more is read to tell, no more (an engine's answer is read lazily).
+
+    >>> _first(iter(range(5)), 3), _first(range(2), None), _first(range(2), 2)
+    (([0, 1, 2], True), ([0, 1], False), ([0, 1], False))
+    """
+    kept = list(itertools.islice(items, None if limit is None else limit + 1))
+    if limit is not None and len(kept) > limit:
+        return kept[:limit], True
+    return kept, False
 
 
 class RdflibStore:
@@ -882,20 +887,15 @@ def _answer_of(result: Any, limit: int | None) -> Answer:
         return Answer("ask", boolean=bool(result.askAnswer))
     if result.type == "SELECT":
         variables = [str(v) for v in result.vars]
-        rows: list[dict[str, Term]] = []
-        truncated = False
-        for row in result:
-            if limit is not None and len(rows) >= limit:
-                truncated = True
-                break
-            rows.append(
-                {v: _from_rdflib(row[i]) for i, v in enumerate(variables) if row[i] is not None}
-            )
+        kept, truncated = _first(result, limit)
+        rows = [
+            {v: _from_rdflib(row[i]) for i, v in enumerate(variables) if row[i] is not None}
+            for row in kept
+        ]
         return Answer("select", variables, rows, truncated=truncated)
-    triples = [(_from_rdflib(s), _from_rdflib(p), _from_rdflib(o)) for s, p, o in result]
-    if limit is not None and len(triples) > limit:
-        return Answer("graph", triples=triples[:limit], truncated=True)
-    return Answer("graph", triples=triples)
+    kept, truncated = _first(result, limit)
+    triples = [(_from_rdflib(s), _from_rdflib(p), _from_rdflib(o)) for s, p, o in kept]
+    return Answer("graph", triples=triples, truncated=truncated)
 
 
 def open_store(

@@ -41,6 +41,7 @@ from yili_kg.loaders.iris import YL
 from yili_kg.loaders.terms.lexicon import Lexicon, default_lexicon, lexicon_for
 from yili_kg.loaders.terms.tokens import Token, leading_roles, tokenize  # noqa: F401 (tokens)
 from yili_kg.loaders.terms.words import is_function_word
+from yili_kg.loaders.variants import read_as_base
 from yili_kg.loaders.witnesses.texts import Passage, recut
 
 #: the chapter's title (鄉射之禮, 士相見之禮), the first clause of every rite: no event
@@ -1268,11 +1269,12 @@ def _command_case(text: str, lexicon: Lexicon, ctx: Context) -> bool:
     >>> [format_events(r.events) for r, _ in _annotate(clauses, default_lexicon(), notes)]
     ['拜送 agent=主人 like=初', '—', '出 agent=主人^ cond=唯君命']
     """
-    if not ctx.rest_of_sentence:
-        return False
-    tokens = tokenize(text, lexicon)
     exists = rule_named("condition-topic").word("exists")  # 有君命 (有: no function word)
-    if len(tokens) != 3 or tokens[0].text not in (*word_class("condition-command"), exists):
+    heads = (*word_class("condition-command"), exists)
+    if not ctx.rest_of_sentence or not read_as_base(text).startswith(heads):
+        return False  # (most clauses: no tokenizing)
+    tokens = tokenize(text, lexicon)
+    if len(tokens) != 3 or tokens[0].text not in heads:
         return False
     rulers = rule_named("relayed-words").words["rulers"]
     return tokens[1].of("role") in rulers and _commands(tokens[2].text, lexicon)

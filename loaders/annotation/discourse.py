@@ -11,6 +11,7 @@ decides wins); :func:`distinct_parties` keeps an agent from being his own recipi
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from itertools import islice
 from typing import TYPE_CHECKING
@@ -2448,6 +2449,14 @@ def _events_of(ctx: Context, pid: str) -> list[Event]:
     return found[::-1]
 
 
+def _clauses_back(ctx: Context) -> Iterator[tuple[str, list[Event]]]:
+    """The clauses before this one, the nearest first, each with its events (none for one that
+    only names things: 腊、膚俎), for the rules that read back over a row of clauses; the rite's
+    clauses are walked from the end, not copied."""
+    for pid in islice(reversed(ctx.texts), 1, None):
+        yield pid, _events_of(ctx, pid)
+
+
 def _events_of_sentence(ctx: Context, sentence: str) -> list[Event]:
     """The events of the history's last clauses that belong to ``sentence`` (the sentence's
     events are together at the end), in order."""
@@ -2874,8 +2883,7 @@ def _moved_in_a_row(ctx: Context, rl) -> tuple[str, ...]:
     kind by those it names (主人升。尸侑升)."""
     movers: list[str] = []
     kind = ""
-    for pid in list(ctx.texts)[-2::-1]:
-        events = _events_of(ctx, pid)
+    for _, events in _clauses_back(ctx):
         if len(events) != 1 or events[0].marks.get("agent") or not events[0].agent:
             break
         if events[0].kind not in rl.words["moving"] or kind not in ("", events[0].kind):
@@ -2897,10 +2905,9 @@ def all_stationed(reader, event, text, rl) -> bool:
     paragraph = paragraph_of(next(reversed(ctx.texts)))
     named: list[str] = []
     stations = 0
-    for pid in list(ctx.texts)[-2::-1]:
+    for pid, events in _clauses_back(ctx):
         if paragraph_of(pid) != paragraph:
             break
-        events = _events_of(ctx, pid)
         if not all(_stationed(e, rl) for e in events):
             return False
         stations += bool(events)
@@ -2935,8 +2942,7 @@ def bearers_go(reader, event, text, rl) -> bool:
         return False
     bearers: list[str] = []
     rows = 0
-    for pid in list(ctx.texts)[-2::-1]:
-        events = _events_of(ctx, pid)
+    for pid, events in _clauses_back(ctx):
         if not events:
             if pid in ctx.openings.values():
                 break
