@@ -4672,8 +4672,8 @@ def ready_to_host(r, subjects, rl) -> bool:
         between = rest[: -len(word)]
         if between and told != (between,) and _names_person(r, between):
             continue  # 告X具: only the one ready stands between (告濯具: the washing, no one)
-        if host in told and event.marks.get("to") == "?":
-            continue  # (祝,主人? already)
+        if host in told and event.marks.get("to") == "?" and not _guests_in(r, told):
+            continue  # (祝,主人? already; 主人,兄弟,賓,衆賓?: the guests he went in with, no)
         event.set("to", (host,), "?")
         done = True
     return done
@@ -7727,3 +7727,11 @@ def bow_past_the_speaker(r, subjects, rl) -> bool:
             event.set("to", (speaker,), "?")  # 許諾: to the words the 祝 spoke
             done = True
     return done
+
+
+# --- r-group9 rules
+
+
+def _guests_in(r: ClauseReader, persons: tuple[str, ...]) -> bool:
+    """Whether any of ``persons`` is a guest (yl:Guest)."""
+    return any(r.all_of((p,), YL.Guest) for p in persons)

@@ -2975,3 +2975,45 @@ def _host_ahead(ctx: Context, rl) -> tuple[str, ...]:
             if any(x.kind == enter and x.agent == e.agent for x in _events_of(ctx, pid)):
                 return e.agent
     return ()
+
+
+# --- r-group9 rules
+
+
+@rule("followers-go-with")
+def followers_go_with(reader, event, text, rl) -> bool:
+    """士冠禮 賓如主人服，贊者玄端從之，立于外門之外; 特牲饋食禮 主人揖入，兄弟從，賓及衆賓從，
+    即位于堂下: a going or standing naming no one, right after clauses of its sentence that only
+    say who follows (X從, X從之, X牽馬以從), is the one followed and all who follow him together,
+    not the last follower alone; not when the one followed already did that act in the
+    sentence (士昏禮 賓降，出。婦從，降自西階: she goes down after him), nor when he leads
+    (祝前，哭者皆從: rule leader-and-led), nor after 遂."""
+    ctx = reader.ctx
+    if ctx.new_sentence or text.startswith(rl.words["then"]):
+        return False
+    if not (reader.is_a(event.kind, *rl.words["moving"]) or event.kind in rl.words["stance"]):
+        return False
+    sentence = sentence_of(next(reversed(ctx.texts)))
+    followers: list[str] = []
+    for pid, events in _clauses_back(ctx):
+        if sentence_of(pid) != sentence or not events:
+            return False
+        last = events[-1]
+        if last.kind == rl.word("follow"):
+            if not last.agent or last.marks.get("agent") or last.get("neg"):
+                return False
+            if any(e.kind == rl.word("send") for e in events):
+                return False  # 使人執俎從之: the one sent carries for him, no one going with him
+            followers[:0] = [a for a in last.agent if a not in followers]
+            continue
+        doers = tuple(dict.fromkeys(a for e in events for a in e.agent))
+        if not (followers and doers) or set(doers) & set(followers):
+            return False
+        if any(e.kind in rl.words["lead"] for e in events) or any(
+            e.kind == event.kind and set(e.agent) & set(doers)
+            for e in _events_of_sentence(ctx, sentence)
+        ):
+            return False
+        event.set("agent", (*doers, *followers), "^")
+        return True
+    return False
