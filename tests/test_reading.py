@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from yili_kg.service.views.reading import _verb, relative_words
+from yili_kg.service.views.reading import _verb, place_english, relative_words
 
 
 @pytest.fixture(scope="module")
@@ -118,6 +118,36 @@ def test_the_thing_put_on_comes_before_on(client, phase, clause, reads):
     text = _text(_section(client.get(f"/read/xiangshe/{phase}").get_data(as_text=True), clause))
     assert reads in text, text
     assert "places on" not in text
+
+
+def test_the_place_gone_to_follows_a_verb_that_ends_in_to(client):
+    """自席前適阼階上: the place gone to straight after "goes to", where it came from after it
+    (not "goes to from in front of the mat the top of the east steps"); a place that is a
+    relation takes no article ("from in front of", not "from the in front of")."""
+    text = _text(_section(client.get("/read/xiangshe/7").get_data(as_text=True), "jing-6.16.3"))
+    assert "goes to the top of the east steps from in front of the mat" in text, text
+
+
+@pytest.mark.parametrize(
+    "words, reads",
+    [
+        ("堂前三笴", "three arrow-lengths in front of the hall"),  # 鄉射禮 18.2.5, 注: 笴，矢幹也
+        ("左個之西北三步", "three paces north-west of the left side of the target"),
+        ("所設楅之南", "south of where the arrow rack is set"),
+        ("房中西墉下", "below the west wall in the east chamber"),  # 士冠禮 陳服于房中西墉下
+        ("筵南端", "at the south end of the mat"),  # 奠纚笄櫛于筵南端
+        ("堂下西階之東", "east of the west steps below the hall"),
+        ("下物", "the lower shooting mark"),
+        ("頌磬西紘", ""),  # 頌磬 is no term: left in the text's words, not half-read
+    ],
+)
+def test_a_place_given_in_words_reads_in_english(ask, words, reads):
+    """A place the text gives in words, read with the ontology's own labels (read-terms.rq)
+    and relative-places.tsv: a distance, where a thing is set, which of a thing, a thing in a
+    place."""
+    query = Path(__file__).parent.parent / "service" / "rq" / "read-terms.rq"
+    terms = {row["label"].value: row["en"].value for row in ask(query.read_text(encoding="utf-8"))}
+    assert place_english(words, terms, relative_words()) == reads
 
 
 def test_the_thing_of_an_act_that_names_its_object_follows_a_colon(client):

@@ -131,20 +131,25 @@ class Event:
         verb = verb.replace("one's", "their")
         recipients = self.args.get("recipient", [])
         onto = recipients or self.args.get("destination", [])
+        where = (onto[0].en if onto else "") or self.texts.get("destinationTextEn", "")
+        if verb.endswith(" to") and not recipients and RELATIVE.match(where):
+            verb = verb.removesuffix(" to")  # 適堂前 "goes in front of the hall", not "goes to in"
         put_on = _put_on(verb) if themes or onto else None
         done: set[str] = set()  # fields said already, before the loop below
         if put_on:  # 加皮弁 to 冠者: "places the deerskin cap on the one capped"
-            verb, own = put_on
+            verb, own, particle = put_on
             parts.append((" " + verb, "", self.kind.iri if self.kind else ""))
             parts.append((" " + own if own else " ", "", ""))
             add([] if own else themes)
-            where = self.texts.get("destinationTextEn") or self.texts.get("destinationText", "")
-            parts.append((_on_what(bool(onto), where, own), "", ""))
-            add(onto)
-            if onto and where and not recipients:  # a place named and one given in words
-                parts.append((" and " + where, "", ""))
-            themes, to = [], ""
-            done = {"recipient"} if recipients else {"recipient", "destination"}
+            themes, to, done = [], "", {"recipient"}
+            # else a place that says where by itself: 倚弓至堂西 "leans the bow west of the hall"
+            if recipients or not RELATIVE.match(onto[0].en if onto else ""):
+                where = self.texts.get("destinationTextEn") or self.texts.get("destinationText", "")
+                parts.append((_on_what(bool(onto), where, own, particle), "", ""))
+                add(onto)
+                if onto and where and not recipients:  # a place named and one given in words
+                    parts.append((" and " + where, "", ""))
+                done = {"recipient"} if recipients else {"recipient", "destination"}
         else:
             verb, after, to = _recipient_place(verb) if recipients else (verb, "", " to ")
             parts.append((" " + verb, "", self.kind.iri if self.kind else ""))
@@ -155,19 +160,23 @@ class Event:
                     parts.append((after, "", ""))
                 done = {"recipient"}
         carry = _intransitive(self.kind.en if self.kind else "")
-        for key, prefix in (
+        fields = [
             ("theme", " with " if carry else (": " if _has_object(verb) else " ")),
-            ("assumesRole", " "),  # 主人為下射 "the host acts as the lower archer"
+            # 主人為下射 "acts as the lower archer"; 使弟子 "sends the students as the three pairs"
+            ("assumesRole", " " if verb.endswith(" as") else " as "),
             ("recipient", to),
             ("source", " from "),
             ("location", " at "),
             ("via", " by "),
-            ("destination", " to "),
-        ):
+            ("destination", DESTINATION_BEFORE.get(verb.split(" ")[0].removesuffix("s"), " to ")),
+        ]
+        if verb.rsplit(" ", 1)[-1] in ("to", "into"):  # the place gone to straight after the verb:
+            fields.insert(1, fields.pop())  # "goes to the east steps from in front of the mat"
+        for key, prefix in fields:
             args = themes if key == "theme" else [] if key in done else self.args.get(key, [])
             for i, a in enumerate(args):
                 label = a.en or a.zh
-                relative = key in ("location", "destination") and RELATIVE.match(label)
+                relative = key in ("location", "destination", "source") and RELATIVE.match(label)
                 parts.append((_and(i, args) if i else _before(prefix, key, label, verb), "", ""))
                 parts.append((label if relative else _the(label), a.mark, a.iri))
             # 洗東: "east of the washing basin" (set by Readings), or the text's words
@@ -185,33 +194,46 @@ class Event:
         return parts
 
 
-def _put_on(verb: str) -> tuple[str, str] | None:
-    """A verb of putting on (加 "place on", 冠 "put on the cap") split so that the thing put
-    comes before "on" and the one it is put on after it: (the verb, its own object).
+#: verbs of putting a thing on or against another, and the word before that other
+PUT_ON = {"place": "on", "put": "on", "lean": "against"}
 
-    >>> _put_on("places on"), _put_on("puts on the cap"), _put_on("goes on")
-    (('places', ''), ('puts', 'the cap'), None)
+
+def _put_on(verb: str) -> tuple[str, str, str] | None:
+    """A verb of putting on (加 "place on", 冠 "put on the cap", 倚 "lean against") split so
+    that the thing put comes before "on" and the one it is put on after it: (the verb, its own
+    object, the word before the one it is put on).
+
+    >>> _put_on("places on"), _put_on("puts on the cap"), _put_on("leans against")
+    (('places', '', 'on'), ('puts', 'the cap', 'on'), ('leans', '', 'against'))
+    >>> _put_on("goes on"), _put_on("places")
+    (None, None)
     """
     words = verb.split(" ")
-    if len(words) < 2 or words[1] != "on" or words[0] not in ("place", "places", "put", "puts"):
+    particle = PUT_ON.get(words[0].removesuffix("s")) if len(words) > 1 else None
+    if particle is None or words[1] != particle:
         return None
-    return words[0], " ".join(words[2:])
+    return words[0], " ".join(words[2:]), particle
 
 
-def _on_what(named: bool, where: str, own: str) -> str:
-    """What a thing is put on: the one or thing named next, a place given in words, or, with
-    neither, nothing more than "on" after a verb's own object ("puts the cap on") and "on top"
-    after a thing (加勺 "places the ladle on top", of the jar).
+def _on_what(named: bool, where: str, own: str, particle: str = "on") -> str:
+    """What a thing is put on: the one or thing named next, a place given in words (as it is
+    where it is a relation: 左皮上 "on the left hides"), or, with neither, nothing more than
+    "on" after a verb's own object ("puts the cap on") and "on top" after a thing (加勺 "places
+    the ladle on top", of the jar); a thing leant with nothing named is just leant.
 
     >>> _on_what(True, "", ""), _on_what(False, "左皮上", ""), _on_what(False, "", "the cap")
     (' on ', ' on 左皮上', ' on')
-    >>> _on_what(False, "", "")
-    ' on top'
+    >>> _on_what(False, "on the left hides", ""), _on_what(False, "", "")
+    (' on the left hides', ' on top')
+    >>> _on_what(True, "", "", "against"), _on_what(False, "", "", "against")
+    (' against ', '')
     """
     if named:
-        return " on "
+        return f" {particle} "
     if where:
-        return f" on {where}"
+        return f" {where}" if RELATIVE.match(where) else f" {particle} {where}"
+    if particle != "on":
+        return ""
     return " on" if own else " on top"
 
 
@@ -247,9 +269,11 @@ def _before(prefix: str, key: str, label: str, verb: str) -> str:
 #: stretches the target" (the text names no one); a state naming nothing (在南) says so
 NO_AGENT = {"unstated": "someone", "state": "(nothing named)"}
 
-#: place labels that are already a relation ("below the hall", "east of the east steps")
+#: place labels that are already a relation ("below the hall", "east of the east steps"),
+#: after a distance too ("three paces north-west of the left side of the target")
 RELATIVE = re.compile(
-    r"^(among|below|above|behind|between|in front of|in|inside|on|outside|left|right|"
+    r"^((one|two|three|four|five|six|seven|eight|nine|ten) [\w-]+ )?"
+    r"(among|at|below|above|behind|between|in front of|in|inside|on|outside|(left|right) of|"
     r"(a little )?(north|south|east|west)(-\w+)? of|a little to the)\b"
 )
 
@@ -258,51 +282,70 @@ RELATIVE = re.compile(
 class RelativeWords:
     """service/relative-places.tsv: the words that end a place given relative to a person or
     thing (東, 右, 之間), the words between (之), the word standing for the thing (其), the
-    word for whose a thing is (其階 "their steps") and the places the ontology has no term for
-    (次 "the robing tent")."""
+    word for whose a thing is (其階 "their steps"), the places the ontology has no term for
+    (次 "the robing tent"), the words that say which of a thing (西墉 "the west wall"), where a
+    thing is set (所設), and a distance (三步 "three paces")."""
 
     relations: dict[str, tuple[str, str]]  # word → (after a thing, alone), longest word first
     links: tuple[str, ...]
     pronouns: dict[str, str]
-    possessives: dict[str, str]
+    prefixes: dict[str, str]  # 其階 "their steps", 所設楅 "where the arrow rack is set", 西墉
     places: dict[str, str]
+    measures: dict[str, str]  # 三步 "three paces"
+    numbers: dict[str, str]
 
 
 @cache
 def relative_words() -> RelativeWords:
     relations: dict[str, tuple[str, str]] = {}
     links: list[str] = []
-    of_kind: dict[str, dict[str, str]] = {"pronoun": {}, "possessive": {}, "place": {}}
+    kinds = ("pronoun", "prefix", "place", "measure", "number")
+    of_kind: dict[str, dict[str, str]] = {kind: {} for kind in kinds}
     path = Path(__file__).parent.parent / "relative-places.tsv"
     for _, row in read_rows(path, ("word", "kind", "after", "alone")):
         if row["kind"] == "relation":
             relations[row["word"]] = (row["after"], row["alone"])
         elif row["kind"] == "link":
             links.append(row["word"])
-        else:
-            of_kind[row["kind"]][row["word"]] = row["after"]
+        else:  # whose (其), where set (所設) and which (西) are all words before a thing
+            kind = "prefix" if row["kind"] in ("possessive", "where", "modifier") else row["kind"]
+            of_kind[kind][row["word"]] = row["after"]
     longest_first = dict(sorted(relations.items(), key=lambda item: -len(item[0])))
-    return RelativeWords(
-        longest_first, tuple(links), of_kind["pronoun"], of_kind["possessive"], of_kind["place"]
-    )
+    return RelativeWords(longest_first, tuple(links), *(of_kind[kind] for kind in kinds))
 
 
 def place_english(text: str, terms: dict[str, str], words: RelativeWords) -> str:
     """A place the text gives in words (yl:locationText …) in English, or "" if its words are
-    not a term or place of the table and a relation: 洗東 → "east of the washing basin".
+    not a term or place of the table, a relation, and a distance: 洗東 → "east of the
+    washing basin".
 
-    >>> terms = {"洗": "washing basin", "司馬": "the master of horse", "乏": "screen"}
+    >>> terms = {"洗": "washing basin", "司馬": "the master of horse", "乏": "screen",
+    ...          "房": "east chamber", "左個": "left side of the target", "階": "steps"}
     >>> [place_english(t, terms, relative_words()) for t in ("洗東", "司馬之南", "其右", "左")]
     ['east of the washing basin', 'south of the master of horse', 'right of it', 'the left']
     >>> [place_english(t, terms, relative_words()) for t in ("其洗", "次", "其位南", "乏少南")]
     ['their washing basin', 'the robing tent', 'south of their appointed place', \
 'a little south of the screen']
     >>> place_english("房中西墉下", terms, relative_words())
-    ''
+    'below the west wall in the east chamber'
+    >>> place_english("左個之西北三步", terms, relative_words())
+    'three paces north-west of the left side of the target'
+    >>> [place_english(t, terms, relative_words()) for t in ("所設乏之南", "房東階")]
+    ['south of where the screen is set', '']
     """
     named = _thing_english(text, terms, words)
     if named:
         return named
+    for unit, pattern in words.measures.items():  # 三步: a distance before the place it is from
+        head = text.removesuffix(unit)
+        if head != text and head[-1:] in words.numbers:
+            place = _relation_english(head[:-1], terms, words)
+            return f"{pattern.format(words.numbers[head[-1]])} {place}" if place else ""
+    return _relation_english(text, terms, words)
+
+
+def _relation_english(text: str, terms: dict[str, str], words: RelativeWords) -> str:
+    """A place by a relation to a thing (房中 "in the east chamber", 司馬之南), "" if not one."""
     for word, (after, alone) in words.relations.items():  # 之間 before 間
         if not text.endswith(word):
             continue
@@ -320,16 +363,23 @@ def place_english(text: str, terms: dict[str, str], words: RelativeWords) -> str
 
 def _thing_english(text: str, terms: dict[str, str], words: RelativeWords) -> str:
     """A thing or place by its words: a term (洗 "the washing basin"), a place of the table (次
-    "the robing tent"), or whose it is (其位 "their appointed place"); "" for anything else."""
+    "the robing tent"), whose it is (其位 "their appointed place"), which of it (西墉 "the west
+    wall"), where it is set (所設楅 "where the arrow rack is set"), or where it is (房中西墉 "the
+    west wall in the east chamber"); "" for anything else."""
     if text in terms:
         return _the(terms[text])
     if text in words.places:
         return words.places[text]
-    for word, pattern in words.possessives.items():
+    for word, pattern in words.prefixes.items():
         thing = text.removeprefix(word)
         named = _thing_english(thing, terms, words) if thing != text else ""
         if named:
             return pattern.format(named.removeprefix("the "))
+    for cut in range(2, len(text) - 1):  # 房中 + 西墉: a thing in a place
+        where = _relation_english(text[:cut], terms, words)
+        thing = _thing_english(text[cut:], terms, words) if RELATIVE.match(where) else ""
+        if thing:
+            return f"{thing} {where}"
     return ""
 
 
@@ -357,7 +407,9 @@ RECIPIENT_AFTER = {
             "lead",
             "match",
             "pledge",
+            "salute",  # 揖賓: "salutes the guest with clasped hands"
             "see",
+            "send",  # 使人: "sends someone"
             "summon",
             "urge",
             "welcome",
@@ -368,6 +420,9 @@ RECIPIENT_AFTER = {
     "set": " for ",  # 設俎 to the guest: "sets out the meat stand for the guest"
     "spread": " for ",  # 席賓: "someone spreads a mat for the guest"
 }
+#: the word before the place a thing is put, by the verb's first word: 奠爵于序端 "sets down
+#: the jue cup at the end of the east wall", not "to"; every other verb: "goes to the hall"
+DESTINATION_BEFORE = {"set": " at ", "lay": " at "}
 #: words that end a verb whose recipient comes straight after it ("goes to meet the guest",
 #: "calls upon the grandee", "goes to the basin", not "goes to to")
 RECIPIENT_NEXT = {"to", "at", "upon", "for", "with", "on", "meet", "meets"}
@@ -411,9 +466,11 @@ def _object_named_again(verb: str, themes: list) -> str:
     'drains'
     >>> _object_named_again("makes the offering", [Arg("", "酒", "wine")])
     'makes the offering'
+    >>> _object_named_again("drain the zhi cup", [Arg("", "觶", "zhi cup")])
+    'drain'
     """
-    own = re.search(r" the (\w+)$", verb)
-    if own and themes and all(a.en.split(" ")[-1] == own.group(1) for a in themes):
+    own = re.search(r" the ([\w -]+)$", verb)
+    if own and themes and all(f" {a.en}".endswith(f" {own.group(1)}") for a in themes):
         return verb[: own.start()]
     return verb
 
