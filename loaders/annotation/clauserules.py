@@ -5833,6 +5833,8 @@ def _names_unnamed_thing(r, event) -> bool:
     for k, token in enumerate(tokens[:-1]):
         if token.of("action") == event.kind or (acts == [k] and len(r.events) == 1):
             nxt = tokens[k + 1]  # (the one verb of the clause, its act read anew: 升羊 → 實)
+            if nxt.text == rule_named("offering-handled").word("offering"):
+                return True  # 士虞禮 尸取奠: the offering, its thing (rule offering-handled)
             return not nxt.kinds and not is_function_word(nxt.text) and len(nxt.text) == 1
     return _fronted_unnamed(tokens, acts)
 

@@ -1271,8 +1271,8 @@ def turn_goes_back(reader, event, text, rl) -> bool:
             or granted
             or _addresses_a_third(event, ctx.answered)
         )
-    ):
-        event.set("agent", ctx.answered, "^")
+    ):  # 尸即席坐，主人拜妥尸。尸答拜，執奠: bowed to while acting, he goes on
+        event.set("agent", ctx.agent if _answerer_acting(reader, rl) else ctx.answered, "^")
         return True
     return False
 
@@ -3016,4 +3016,33 @@ def followers_go_with(reader, event, text, rl) -> bool:
             return False
         event.set("agent", (*doers, *followers), "^")
         return True
+
+
+# --- r-agent9 rules
+
+
+def _answerer_acting(reader: ClauseReader, rl) -> bool:
+    """特牲饋食禮 尸即席坐，主人拜妥尸。尸答拜，執奠: the bow answered was made to one who was
+    acting (in the sentence of that bow, or in the answer's own sentence: 主人拜，尸奠觶答拜。祭鉶),
+    and he goes on after answering it: the turn does not go back (rule turn-goes-back)."""
+    ctx = reader.ctx
+    if ctx.answered_kind not in rl.words["bow-answer"]:
+        return False  # a word declining (辭) answered, not a bow
+    answerer, answered = set(ctx.agent), set(ctx.answered)
+    salutation = reader.lex.label(YL.Salutation)
+    bow = None
+    answer = sentence_of(ctx.history[-1][0]) if ctx.history else None
+    for pid, earlier in reversed(ctx.history[-int(rl.word("within")) :]):
+        if bow is None and sentence_of(pid) == answer and set(earlier.agent) == answerer:
+            if "theme" in earlier.fields and not reader.is_a(earlier.kind, salutation):
+                return True  # 尸奠觶答拜: acting in the answer's sentence
+            continue
+        if bow is None:
+            if set(earlier.agent) != answered or not reader.is_a(earlier.kind, salutation):
+                return False
+            if rl.word("receive") in earlier.kind:
+                return False  # 尸拜受。舉奠答拜。祭酒: the one who bowed to receive drinks
+            bow = pid
+            continue
+        return set(earlier.agent) == answerer and sentence_of(pid) == sentence_of(bow)
     return False
