@@ -3016,6 +3016,7 @@ def followers_go_with(reader, event, text, rl) -> bool:
             return False
         event.set("agent", (*doers, *followers), "^")
         return True
+    return False
 
 
 # --- r-agent9 rules
