@@ -868,17 +868,20 @@ def no_object(r, tokens, i, rl):
 def set_there(r, tokens, i, rl):
     """有脀, 有加席: 有 and a stand or a mat ending the clause, naming no one, not after 辯 or 皆
     (辯有脯醢: what each has, a description), is that thing set out, the counterpart of 無俎
-    (rule no-object)."""
+    (rule no-object); 有司徹 亦有薦脀, the dish (薦, a noun) before the stand: both set out."""
     nxt = _next(tokens, i)
-    if tokens[i].text != rl.word("have") or tokens[i].kinds or nxt is None or nxt is not tokens[-1]:
+    if tokens[i].text != rl.word("have") or tokens[i].kinds or nxt is None:
         return None
+    dish = nxt.of("object") if nxt.text in rl.words["dish"] and nxt is tokens[-2] else None
+    if dish:  # 有司徹 亦有薦脀: the dish (脯醢) and the stand set out
+        nxt = tokens[-1]
     thing = nxt.of("object")
-    if thing not in rl.words["things"] or "action" in nxt.kinds:
+    if nxt is not tokens[-1] or thing not in rl.words["things"] or "action" in nxt.kinds:
         return None
     if i and tokens[i - 1].text in rl.words["each"] or r.subjects or r.with_:
         return None  # (惟公與賓有俎: whose stands, left to the clause after, 獻公)
-    r.new_event(rl.word("act")).set("theme", thing)
-    return 2
+    r.new_event(rl.word("act")).set("theme", (dish or "", thing))
+    return 2 + bool(dish)
 
 
 @rule("negation")
