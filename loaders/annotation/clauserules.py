@@ -7740,3 +7740,26 @@ def bow_past_the_speaker(r, subjects, rl) -> bool:
 def _guests_in(r: ClauseReader, persons: tuple[str, ...]) -> bool:
     """Whether any of ``persons`` is a guest (yl:Guest)."""
     return any(r.all_of((p,), YL.Guest) for p in persons)
+
+
+# --- r-recip9 rules
+
+
+@rule("bringer-honoured")
+def bringer_honoured(r, subjects, rl) -> bool:
+    """聘禮 宰夫朝服，牽牛以致之。士介…受。無儐; 公使卿贈…受于舍門外…無儐; 大夫以束帛致之…上介…
+    儐之兩馬束錦: 儐, the gift honouring one who brought a gift or a message, naming no one (or
+    only 之), is to the last who brought one (致, 致命, 贈, 歸) within the last acts, not one of
+    those who honour him: to=宰夫?, to=卿?, to=大夫? (注 聘禮 出迎勞者: 欲儐之), denied (無儐) or
+    not; not the other party of the last exchange (the 賓, beside the 上介)."""
+    done = False
+    for event in r.events:
+        if event.kind != rl.word("act") or not event.open_to_guess("to"):
+            continue
+        for _, earlier in reversed(r.ctx.history[-int(rl.word("within")) :]):
+            if earlier.kind in rl.words["brings"] and earlier.agent:
+                if not set(earlier.agent) & set(event.agent):
+                    event.set("to", earlier.agent, "?")
+                    done = True
+                break
+    return done
