@@ -757,11 +757,19 @@ def thing_first(r, tokens, i, rl):
     """既夕禮 席升設于柩西, 巾席俟于西方, 巾席從而降; 士虞禮 記 席設于尊西北: 席, which names the
     mat and laying a mat, opening the clause or after things only, right before another act, is
     the thing, what that act moves or sets out (升 theme=席), not the
-    act of laying a mat."""
-    token, nxt = tokens[i], _next(tokens, i)
-    if token.of("object") != rl.word("mat") or not token.of("action") or nxt is None:
+    act of laying a mat; so 薦 (the dishes, 脯醢, and presenting them) before the stand and an
+    act (大射儀 薦俎從之; 特牲饋食禮 薦俎從設, 薦俎設于其位: 從, 設 theme=脯醢,俎)."""
+    token = tokens[i]
+    if token.of("object") not in (rl.word("mat"), rl.word("dish")) or not token.of("action"):
         return None
     if r.events or r.subjects:
+        return None
+    after = list(takewhile(lambda t: t.kinds.keys() == {"object"}, tokens[i + 1 :]))
+    stands = {t.of("object") for t in after} <= set(rl.words["stands"])
+    if token.of("object") == rl.word("dish") and not (after and stands):
+        return None  # 薦脯醢, 薦馬如初 (acts), 薦于席前: only before the stand
+    nxt = _next(tokens, i + len(after))
+    if nxt is None:
         return None
     if not nxt.of("action") or nxt.of("object") or nxt.of("role"):
         return None
@@ -7763,3 +7771,4 @@ def bringer_honoured(r, subjects, rl) -> bool:
                     done = True
                 break
     return done
+
