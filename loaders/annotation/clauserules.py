@@ -3807,6 +3807,7 @@ def to_the_ruler(r, subjects, rl) -> bool:
         if event.get("neg") == "1" or not event.open_to_guess("to"):
             continue
         told = () if r.events.index(event) else told_just_before(r.ctx, event, rl.words["reports"])
+        told = told or _usher_goes_in_next(r, event, rl)
         if told:  # 賓告于擯者，請旅諸臣: what he says to the 擯者, who reports to the 公
             done = True  # (kept from the ruler)
             event.set("to", told, "?")
@@ -7772,3 +7773,17 @@ def bringer_honoured(r, subjects, rl) -> bool:
                 break
     return done
 
+
+def _usher_goes_in_next(r, event: Event, rl: Rule) -> tuple[str, ...]:
+    """聘禮 賓奉束錦以請覿。擯者入告; 上介…請覿。擯者入告: a request naming no one, right before
+    the usher goes in to report (擯者入告, the next clause), is made to him, who carries it in
+    (convention 13; 注: 客有大禮未有以待之), not to the ruler inside."""
+    if event.kind not in rl.words["requests"] or set(event.agent) & set(rl.words["ushers"]):
+        return ()
+    tokens = tokenize(r.ctx.next_clause_text, r.lex) if r.ctx.next_clause_text else []
+    if len(tokens) < 3 or tokens[0].of("role") not in rl.words["ushers"]:
+        return ()
+    acts = [t.of("action") for t in tokens[1:]]
+    if acts[:2] != [rl.word("in"), *rl.words["reports"]]:
+        return ()
+    return (tokens[0].of("role") or "",)
