@@ -3139,9 +3139,9 @@ def mat_taken(r, subjects, rl) -> bool:
     """士昏禮 席于阼，舅即席; 席于房外，南面，姑即席: a mat laid for no one named is for the one who
     takes it next in its sentence (to=舅?), implied."""
     mats = [e for e in r.events if e.kind == rl.word("mat") and "to" not in e.fields]
-    if not mats or subjects:
-        return False
-    for text in r.ctx.rest_of_sentence:
+    if not mats or (subjects and any(e.agent != subjects for e in mats)):
+        return False  # (主人之贊者筵于東序: the one who lays it, read on)
+    for text in (*r.ctx.rest_of_sentence, *_mats_ahead(r.ctx, int(rl.word("within")), rl)):
         tokens = tokenize(text, r.lex)
         if len(tokens) > 1 and tokens[0].of("role") and tokens[1].of("action") in rl.words["take"]:
             for event in mats:
@@ -7787,3 +7787,20 @@ def _usher_goes_in_next(r, event: Event, rl: Rule) -> tuple[str, ...]:
     if acts[:2] != [rl.word("in"), *rl.words["reports"]]:
         return ()
     return (tokens[0].of("role") or "",)
+
+
+def _mats_ahead(ctx, within: int, rl: Rule) -> list[str]:
+    """士冠禮 主人之贊者筵于東序…將冠者出房…賓揖將冠者。將冠者即筵坐: the clauses after this
+    sentence, a few (``within``), up to the next mat laid (席, 筵), in which the mat just laid is
+    taken (rule mat-taken)."""
+    from yili_kg.loaders.annotation.annotate import _NEXT_CLAUSE  # (annotate imports this)
+
+    texts: list[str] = []
+    clause = _NEXT_CLAUSE.get(next(reversed(ctx.texts), ""))
+    while clause is not None and len(texts) < within:
+        if sentence_of(clause.id) != ctx.sentence:
+            if any(clause.text.startswith(w) or w in clause.text[1:3] for w in rl.words["lays"]):
+                break  # another mat laid: the one taken is that one
+            texts.append(clause.text)
+        clause = _NEXT_CLAUSE.get(clause.id)
+    return texts
