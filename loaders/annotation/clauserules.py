@@ -3723,8 +3723,12 @@ def guest_invited(r, subjects, rl) -> bool:
         return False
     done = False
     for event in r.events:
-        if not r.lex.has(event.kind, "invitesGuest") or "to" in event.fields or not event.agent:
+        if not r.lex.has(event.kind, "invitesGuest") or "to" in event.fields:
             continue
+        unstated = event.get("noagent") == "unstated" and r.ctx.new_sentence
+        unstated = unstated and event.kind in rl.words["invite"]  # (聘禮 記 賜饔: no act told)
+        if not (event.agent or unstated):
+            continue  # 公食大夫禮 記 不宿戒 (its own sentence): by no one named, to the 賓
         if (
             any(event.kind + it in text for it in rl.words["it"])
             or rl.word("of") + event.kind in text
