@@ -757,11 +757,19 @@ def thing_first(r, tokens, i, rl):
     """既夕禮 席升設于柩西, 巾席俟于西方, 巾席從而降; 士虞禮 記 席設于尊西北: 席, which names the
     mat and laying a mat, opening the clause or after things only, right before another act, is
     the thing, what that act moves or sets out (升 theme=席), not the
-    act of laying a mat."""
-    token, nxt = tokens[i], _next(tokens, i)
-    if token.of("object") != rl.word("mat") or not token.of("action") or nxt is None:
+    act of laying a mat; so 薦 (the dishes, 脯醢, and presenting them) before the stand and an
+    act (大射儀 薦俎從之; 特牲饋食禮 薦俎從設, 薦俎設于其位: 從, 設 theme=脯醢,俎)."""
+    token = tokens[i]
+    if token.of("object") not in (rl.word("mat"), rl.word("dish")) or not token.of("action"):
         return None
     if r.events or r.subjects:
+        return None
+    after = list(takewhile(lambda t: t.kinds.keys() == {"object"}, tokens[i + 1 :]))
+    stands = {t.of("object") for t in after} <= set(rl.words["stands"])
+    if token.of("object") == rl.word("dish") and not (after and stands):
+        return None  # 薦脯醢, 薦馬如初 (acts), 薦于席前: only before the stand
+    nxt = _next(tokens, i + len(after))
+    if nxt is None:
         return None
     if not nxt.of("action") or nxt.of("object") or nxt.of("role"):
         return None
@@ -868,17 +876,20 @@ def no_object(r, tokens, i, rl):
 def set_there(r, tokens, i, rl):
     """有脀, 有加席: 有 and a stand or a mat ending the clause, naming no one, not after 辯 or 皆
     (辯有脯醢: what each has, a description), is that thing set out, the counterpart of 無俎
-    (rule no-object)."""
+    (rule no-object); 有司徹 亦有薦脀, the dish (薦, a noun) before the stand: both set out."""
     nxt = _next(tokens, i)
-    if tokens[i].text != rl.word("have") or tokens[i].kinds or nxt is None or nxt is not tokens[-1]:
+    if tokens[i].text != rl.word("have") or tokens[i].kinds or nxt is None:
         return None
+    dish = nxt.of("object") if nxt.text in rl.words["dish"] and nxt is tokens[-2] else None
+    if dish:  # 有司徹 亦有薦脀: the dish (脯醢) and the stand set out
+        nxt = tokens[-1]
     thing = nxt.of("object")
-    if thing not in rl.words["things"] or "action" in nxt.kinds:
+    if nxt is not tokens[-1] or thing not in rl.words["things"] or "action" in nxt.kinds:
         return None
     if i and tokens[i - 1].text in rl.words["each"] or r.subjects or r.with_:
         return None  # (惟公與賓有俎: whose stands, left to the clause after, 獻公)
-    r.new_event(rl.word("act")).set("theme", thing)
-    return 2
+    r.new_event(rl.word("act")).set("theme", (dish or "", thing))
+    return 2 + bool(dish)
 
 
 @rule("negation")
@@ -3128,9 +3139,9 @@ def mat_taken(r, subjects, rl) -> bool:
     """士昏禮 席于阼，舅即席; 席于房外，南面，姑即席: a mat laid for no one named is for the one who
     takes it next in its sentence (to=舅?), implied."""
     mats = [e for e in r.events if e.kind == rl.word("mat") and "to" not in e.fields]
-    if not mats or subjects:
-        return False
-    for text in r.ctx.rest_of_sentence:
+    if not mats or (subjects and any(e.agent != subjects for e in mats)):
+        return False  # (主人之贊者筵于東序: the one who lays it, read on)
+    for text in (*r.ctx.rest_of_sentence, *_mats_ahead(r.ctx, int(rl.word("within")), rl)):
         tokens = tokenize(text, r.lex)
         if len(tokens) > 1 and tokens[0].of("role") and tokens[1].of("action") in rl.words["take"]:
             for event in mats:
@@ -3712,8 +3723,12 @@ def guest_invited(r, subjects, rl) -> bool:
         return False
     done = False
     for event in r.events:
-        if not r.lex.has(event.kind, "invitesGuest") or "to" in event.fields or not event.agent:
+        if not r.lex.has(event.kind, "invitesGuest") or "to" in event.fields:
             continue
+        unstated = event.get("noagent") == "unstated" and r.ctx.new_sentence
+        unstated = unstated and event.kind in rl.words["invite"]  # (聘禮 記 賜饔: no act told)
+        if not (event.agent or unstated):
+            continue  # 公食大夫禮 記 不宿戒 (its own sentence): by no one named, to the 賓
         if (
             any(event.kind + it in text for it in rl.words["it"])
             or rl.word("of") + event.kind in text
@@ -3796,6 +3811,7 @@ def to_the_ruler(r, subjects, rl) -> bool:
         if event.get("neg") == "1" or not event.open_to_guess("to"):
             continue
         told = () if r.events.index(event) else told_just_before(r.ctx, event, rl.words["reports"])
+        told = told or _usher_goes_in_next(r, event, rl)
         if told:  # 賓告于擯者，請旅諸臣: what he says to the 擯者, who reports to the 公
             done = True  # (kept from the ruler)
             event.set("to", told, "?")
@@ -7737,3 +7753,58 @@ def bow_past_the_speaker(r, subjects, rl) -> bool:
 def _guests_in(r: ClauseReader, persons: tuple[str, ...]) -> bool:
     """Whether any of ``persons`` is a guest (yl:Guest)."""
     return any(r.all_of((p,), YL.Guest) for p in persons)
+
+
+# --- r-recip9 rules
+
+
+@rule("bringer-honoured")
+def bringer_honoured(r, subjects, rl) -> bool:
+    """聘禮 宰夫朝服，牽牛以致之。士介…受。無儐; 公使卿贈…受于舍門外…無儐; 大夫以束帛致之…上介…
+    儐之兩馬束錦: 儐, the gift honouring one who brought a gift or a message, naming no one (or
+    only 之), is to the last who brought one (致, 致命, 贈, 歸) within the last acts, not one of
+    those who honour him: to=宰夫?, to=卿?, to=大夫? (注 聘禮 出迎勞者: 欲儐之), denied (無儐) or
+    not; not the other party of the last exchange (the 賓, beside the 上介)."""
+    done = False
+    for event in r.events:
+        if event.kind != rl.word("act") or not event.open_to_guess("to"):
+            continue
+        for _, earlier in reversed(r.ctx.history[-int(rl.word("within")) :]):
+            if earlier.kind in rl.words["brings"] and earlier.agent:
+                if not set(earlier.agent) & set(event.agent):
+                    event.set("to", earlier.agent, "?")
+                    done = True
+                break
+    return done
+
+
+def _usher_goes_in_next(r, event: Event, rl: Rule) -> tuple[str, ...]:
+    """聘禮 賓奉束錦以請覿。擯者入告; 上介…請覿。擯者入告: a request naming no one, right before
+    the usher goes in to report (擯者入告, the next clause), is made to him, who carries it in
+    (convention 13; 注: 客有大禮未有以待之), not to the ruler inside."""
+    if event.kind not in rl.words["requests"] or set(event.agent) & set(rl.words["ushers"]):
+        return ()
+    tokens = tokenize(r.ctx.next_clause_text, r.lex) if r.ctx.next_clause_text else []
+    if len(tokens) < 3 or tokens[0].of("role") not in rl.words["ushers"]:
+        return ()
+    acts = [t.of("action") for t in tokens[1:]]
+    if acts[:2] != [rl.word("in"), *rl.words["reports"]]:
+        return ()
+    return (tokens[0].of("role") or "",)
+
+
+def _mats_ahead(ctx, within: int, rl: Rule) -> list[str]:
+    """士冠禮 主人之贊者筵于東序…將冠者出房…賓揖將冠者。將冠者即筵坐: the clauses after this
+    sentence, a few (``within``), up to the next mat laid (席, 筵), in which the mat just laid is
+    taken (rule mat-taken)."""
+    from yili_kg.loaders.annotation.annotate import _NEXT_CLAUSE  # (annotate imports this)
+
+    texts: list[str] = []
+    clause = _NEXT_CLAUSE.get(next(reversed(ctx.texts), ""))
+    while clause is not None and len(texts) < within:
+        if sentence_of(clause.id) != ctx.sentence:
+            if any(clause.text.startswith(w) or w in clause.text[1:3] for w in rl.words["lays"]):
+                break  # another mat laid: the one taken is that one
+            texts.append(clause.text)
+        clause = _NEXT_CLAUSE.get(clause.id)
+    return texts
