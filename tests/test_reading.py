@@ -138,6 +138,11 @@ def test_the_place_gone_to_follows_a_verb_that_ends_in_to(client):
         ("筵南端", "at the south end of the mat"),  # 奠纚笄櫛于筵南端
         ("堂下西階之東", "east of the west steps below the hall"),
         ("下物", "the lower shooting mark"),
+        ("户牖間", "between the chamber door and the window"),  # 士昏禮 席于户牖間
+        ("主人席北", "north of the mat of the host"),  # 有司徹 主婦…立于主人席北
+        ("室中西北隅", "at the north-west corner of the chamber"),
+        ("席前", "in front of the mat"),  # a term that is a relation takes no article
+        ("館", "the guest lodging"),
         ("頌磬西紘", ""),  # 頌磬 is no term: left in the text's words, not half-read
     ],
 )

@@ -332,6 +332,11 @@ def place_english(text: str, terms: dict[str, str], words: RelativeWords) -> str
     'three paces north-west of the left side of the target'
     >>> [place_english(t, terms, relative_words()) for t in ("所設乏之南", "房東階")]
     ['south of where the screen is set', '']
+    >>> terms |= {"户": "chamber door", "牖": "window", "主人": "host", "席": "mat"}
+    >>> terms["室"] = "chamber"
+    >>> [place_english(t, terms, relative_words()) for t in ("户牖間", "主人席北", "室西北隅")]
+    ['between the chamber door and the window', 'north of the mat of the host', \
+'at the north-west corner of the chamber']
     """
     named = _thing_english(text, terms, words)
     if named:
@@ -356,8 +361,22 @@ def _relation_english(text: str, terms: dict[str, str], words: RelativeWords) ->
             head = head.removesuffix(link)
         if head in words.pronouns:
             return after.format(words.pronouns[head])
-        thing = _thing_english(head, terms, words)
+        pair = _pair_english(head, terms, words) if after.startswith("between") else ""
+        thing = pair or _thing_english(head, terms, words)
         return after.format(thing) if thing else ""
+    return ""
+
+
+def _pair_english(text: str, terms: dict[str, str], words: RelativeWords) -> str:
+    """Two things side by side, as between them (户牖間 "between the chamber door and the
+    window"), or "" if the words are not two things."""
+    for cut in range(1, len(text)):
+        first, second = (
+            _thing_english(text[:cut], terms, words),
+            _thing_english(text[cut:], terms, words),
+        )
+        if first and second:
+            return f"{first} and {second}"
     return ""
 
 
@@ -366,8 +385,8 @@ def _thing_english(text: str, terms: dict[str, str], words: RelativeWords) -> st
     "the robing tent"), whose it is (其位 "their appointed place"), which of it (西墉 "the west
     wall"), where it is set (所設楅 "where the arrow rack is set"), or where it is (房中西墉 "the
     west wall in the east chamber"); "" for anything else."""
-    if text in terms:
-        return _the(terms[text])
+    if text in terms:  # 席前 "in front of the mat" is already a place, with no article
+        return terms[text] if RELATIVE.match(terms[text]) else _the(terms[text])
     if text in words.places:
         return words.places[text]
     for word, pattern in words.prefixes.items():
@@ -380,6 +399,14 @@ def _thing_english(text: str, terms: dict[str, str], words: RelativeWords) -> st
         thing = _thing_english(text[cut:], terms, words) if RELATIVE.match(where) else ""
         if thing:
             return f"{thing} {where}"
+    for cut in range(1, len(text) if len(text) <= 4 else 1):  # 主人席 "the mat of the host"
+        owner, thing = terms.get(text[:cut], ""), terms.get(text[cut:], "")
+        if RELATIVE.match(owner) or RELATIVE.match(thing):
+            continue  # 堂 + 中西 "west of the tally-holder": a place, not a thing of the hall
+        if owner and thing and owner.split(" ")[-1] == thing.split(" ")[-1]:
+            return _the(owner)  # 禰廟: "the father's temple", not "temple of the … temple"
+        if owner and thing:  # (賓館: the guest lodging, not "of the guest" again)
+            return _the(thing) if owner in thing else f"{_the(thing)} of {_the(owner)}"
     return ""
 
 
@@ -576,7 +603,7 @@ def _the(label: str) -> str:
         return label
     if label in ("north", "south", "east", "west") or re.fullmatch(r"(north|south)-\w+", label):
         return label
-    if not label.isascii():
+    if not label.split(" (")[0].isascii():
         return label
     return "the " + label
 
