@@ -7808,3 +7808,19 @@ def _mats_ahead(ctx, within: int, rl: Rule) -> list[str]:
             texts.append(clause.text)
         clause = _NEXT_CLAUSE.get(clause.id)
     return texts
+
+
+# --- r-theme9 rules
+
+
+@rule("east-steps")
+def east_steps(r, tokens, i, rl):
+    """士昏禮 席于阼; 聘禮 席于阼; 士冠禮 記 適子冠于阼; 既夕禮 記 大斂于阼: 阼 alone right
+    after 于 and ending the clause is the east steps, the place 阼階 (dest or at, as the act
+    takes a place), not a word left unread; 阼 before a thing (阼俎, 阼席) stays the host's."""
+    if r.prep is None or not i or tokens[i - 1].text not in rl.words["yu"]:
+        return None
+    if i + 1 != len(tokens) or tokens[i].kinds or tokens[i].text not in rl.words["east"]:
+        return None
+    r.place_here(r.known_place(rl.word("steps")))
+    return 1
