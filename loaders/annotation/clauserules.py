@@ -7824,3 +7824,21 @@ def east_steps(r, tokens, i, rl):
         return None
     r.place_here(r.known_place(rl.word("steps")))
     return 1
+
+
+@rule("screened-with")
+def screened_with(r, tokens, i, rl):
+    """士虞禮 几在南，厞用席; 特牲饋食禮 …設于西北隅，几在南，厞用筵; 有司徹 …右几，厞用席
+    (注 士虞禮: 厞，隱也): 厞用 and a mat, the whole clause, is the mat set up to screen the
+    offerings laid out again in the corner, 設 with the mat its theme (whose doer the discourse
+    pass reads, as for any 設): not a mat laid for someone (席)."""
+    texts = [t.text for t in tokens]
+    if i or len(texts) != 3 or texts[0] not in rl.words["screen"]:
+        return None
+    if texts[1] not in rl.words["use"] or texts[2] not in rl.words["mats"]:
+        return None
+    r.verb(rl.word("act"), tokens, 0)
+    if not r.events or r.events[-1].kind != rl.word("act"):
+        return None
+    r.events[-1].set("theme", (r.lex.forms["object"].get(texts[2], texts[2]),))
+    return 3
