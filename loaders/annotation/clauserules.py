@@ -7842,3 +7842,16 @@ def screened_with(r, tokens, i, rl):
         return None
     r.events[-1].set("theme", (r.lex.forms["object"].get(texts[2], texts[2]),))
     return 3
+
+
+@rule("vessel-contents")
+def vessel_contents(r, tokens, i, rl):
+    """公食大夫禮 豆實，實于罋，陳于楹外; 簋實，實于筐; 士虞禮 記 豆實，葵菹: a vessel and 實, the
+    whole clause, is what fills that vessel, the food it holds, named as the topic of what
+    follows (the 罋 is filled with it, 實于罋): no act of filling the vessel itself."""
+    if i or len(tokens) != 2 or tokens[1].text != rl.word("fill"):
+        return None
+    if not tokens[0].of("object") or tokens[0].of("action"):
+        return None
+    r.stop = True
+    return 2
