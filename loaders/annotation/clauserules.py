@@ -7855,3 +7855,23 @@ def vessel_contents(r, tokens, i, rl):
         return None
     r.stop = True
     return 2
+
+
+@rule("light-made")
+def light_made(r, tokens, i, rl):
+    """士喪禮 宵，為燎于中庭 (注: 宵，夜也。燎，火燋); 既夕禮 宵，為燎于門内之右 (注: 為哭者為明);
+    既夕禮 記 既襲，宵為燎于中庭: 為 before a fire or torch (燎, 燭) and 于 a place is making the
+    light there, the act 設 (the nearest class: the fire set in its place), the fire its theme,
+    the place where it goes, by no one named where the clause names no one (not one carried
+    over from before: 既夕禮 記 𨽻人涅厠。既襲，宵為燎于中庭): not 為 taking a role, which
+    drops it."""
+    nxt, after = _next(tokens, i), _next(tokens, i + 1)
+    if tokens[i].text != rl.word("make") or nxt is None or after is None:
+        return None
+    light = nxt.of("object")
+    if light not in rl.words["lights"] or after.text not in rl.words["yu"]:
+        return None
+    r.verb(rl.word("act"), tokens, i)
+    if not r.subjects and r.events and r.events[-1].kind == rl.word("act"):
+        r.events[-1].fields["noagent"] = ("unstated",)  # made by no one named: not one carried
+    return 1
