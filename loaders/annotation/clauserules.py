@@ -7875,3 +7875,28 @@ def light_made(r, tokens, i, rl):
     if not r.subjects and r.events and r.events[-1].kind == rl.word("act"):
         r.events[-1].fields["noagent"] = ("unstated",)  # made by no one named: not one carried
     return 1
+
+
+@rule("dishes-named-after")
+def dishes_named_after(r, subjects, rl) -> bool:
+    """少牢饋食禮 主婦…薦自東房，韭菹醓醢; 士喪禮 饌于東堂下，脯醢醴酒; 士昏禮 饌于房中，醯醬二豆: a
+    clause of only things, right after food presented (薦) or set out (陳, 饌) in the same
+    sentence by an act that named no thing and opened its clause with a place (薦自X, 饌于X), is
+    what was presented or set out (``+ theme=``), not a description with no act (rule dish-alone
+    reads one dish after 薦 so); not after a heading (東方之饌) nor a bare 薦 (記 薦，脯用籩)."""
+    if subjects or r.at or r.face or r.before or r.upper or not r.topic or r.events:
+        return False
+    last = r.ctx.last_act()
+    if last is None or sentence_of(last[0]) != r.ctx.sentence:
+        return False
+    if last[1].kind not in rl.words["after"] or "theme" in last[1].fields:
+        return False
+    if not last[1].fields.keys() & set(rl.words["placed"]):
+        return False  # 鄉射禮 記 薦，脯用籩: the 薦 itself the topic of a description
+    opening = tokenize(r.ctx.texts.get(last[0], ""), r.lex)[:1]
+    if not opening or not opening[0].of("action"):
+        return False  # 既夕禮 東方之饌，四豆，…: a heading, the list after it described
+    event = Event("", modifier=True)
+    event.set("theme", tuple(r.topic))
+    r.events.append(event)
+    return True
