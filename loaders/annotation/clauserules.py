@@ -7808,3 +7808,95 @@ def _mats_ahead(ctx, within: int, rl: Rule) -> list[str]:
             texts.append(clause.text)
         clause = _NEXT_CLAUSE.get(clause.id)
     return texts
+
+
+# --- r-theme9 rules
+
+
+@rule("east-steps")
+def east_steps(r, tokens, i, rl):
+    """士昏禮 席于阼; 聘禮 席于阼; 士冠禮 記 適子冠于阼; 既夕禮 記 大斂于阼: 阼 alone right
+    after 于 and ending the clause is the east steps, the place 阼階 (dest or at, as the act
+    takes a place), not a word left unread; 阼 before a thing (阼俎, 阼席) stays the host's."""
+    if r.prep is None or not i or tokens[i - 1].text not in rl.words["yu"]:
+        return None
+    if i + 1 != len(tokens) or tokens[i].kinds or tokens[i].text not in rl.words["east"]:
+        return None
+    r.place_here(r.known_place(rl.word("steps")))
+    return 1
+
+
+@rule("screened-with")
+def screened_with(r, tokens, i, rl):
+    """士虞禮 几在南，厞用席; 特牲饋食禮 …設于西北隅，几在南，厞用筵; 有司徹 …右几，厞用席
+    (注 士虞禮: 厞，隱也): 厞用 and a mat, the whole clause, is the mat set up to screen the
+    offerings laid out again in the corner, 設 with the mat its theme (whose doer the discourse
+    pass reads, as for any 設): not a mat laid for someone (席)."""
+    texts = [t.text for t in tokens]
+    if i or len(texts) != 3 or texts[0] not in rl.words["screen"]:
+        return None
+    if texts[1] not in rl.words["use"] or texts[2] not in rl.words["mats"]:
+        return None
+    r.verb(rl.word("act"), tokens, 0)
+    if not r.events or r.events[-1].kind != rl.word("act"):
+        return None
+    r.events[-1].set("theme", (r.lex.forms["object"].get(texts[2], texts[2]),))
+    return 3
+
+
+@rule("vessel-contents")
+def vessel_contents(r, tokens, i, rl):
+    """公食大夫禮 豆實，實于罋，陳于楹外; 簋實，實于筐; 士虞禮 記 豆實，葵菹: a vessel and 實, the
+    whole clause, is what fills that vessel, the food it holds, named as the topic of what
+    follows (the 罋 is filled with it, 實于罋): no act of filling the vessel itself."""
+    if i or len(tokens) != 2 or tokens[1].text != rl.word("fill"):
+        return None
+    if not tokens[0].of("object") or tokens[0].of("action"):
+        return None
+    r.stop = True
+    return 2
+
+
+@rule("light-made")
+def light_made(r, tokens, i, rl):
+    """士喪禮 宵，為燎于中庭 (注: 宵，夜也。燎，火燋); 既夕禮 宵，為燎于門内之右 (注: 為哭者為明);
+    既夕禮 記 既襲，宵為燎于中庭: 為 before a fire or torch (燎, 燭) and 于 a place is making the
+    light there, the act 設 (the nearest class: the fire set in its place), the fire its theme,
+    the place where it goes, by no one named where the clause names no one (not one carried
+    over from before: 既夕禮 記 𨽻人涅厠。既襲，宵為燎于中庭): not 為 taking a role, which
+    drops it."""
+    nxt, after = _next(tokens, i), _next(tokens, i + 1)
+    if tokens[i].text != rl.word("make") or nxt is None or after is None:
+        return None
+    light = nxt.of("object")
+    if light not in rl.words["lights"] or after.text not in rl.words["yu"]:
+        return None
+    r.verb(rl.word("act"), tokens, i)
+    if not r.subjects and r.events and r.events[-1].kind == rl.word("act"):
+        r.events[-1].fields["noagent"] = ("unstated",)  # made by no one named: not one carried
+    return 1
+
+
+@rule("dishes-named-after")
+def dishes_named_after(r, subjects, rl) -> bool:
+    """少牢饋食禮 主婦…薦自東房，韭菹醓醢; 士喪禮 饌于東堂下，脯醢醴酒; 士昏禮 饌于房中，醯醬二豆: a
+    clause of only things, right after food presented (薦) or set out (陳, 饌) in the same
+    sentence by an act that named no thing and opened its clause with a place (薦自X, 饌于X), is
+    what was presented or set out (``+ theme=``), not a description with no act (rule dish-alone
+    reads one dish after 薦 so); not after a heading (東方之饌) nor a bare 薦 (記 薦，脯用籩)."""
+    if subjects or r.at or r.face or r.before or r.upper or not r.topic or r.events:
+        return False
+    last = r.ctx.last_act()
+    if last is None or sentence_of(last[0]) != r.ctx.sentence:
+        return False
+    if last[1].kind not in rl.words["after"] or "theme" in last[1].fields:
+        return False
+    if not last[1].fields.keys() & set(rl.words["placed"]):
+        return False  # 鄉射禮 記 薦，脯用籩: the 薦 itself the topic of a description
+    opening = tokenize(r.ctx.texts.get(last[0], ""), r.lex)[:1]
+    if not opening or not opening[0].of("action"):
+        return False  # 既夕禮 東方之饌，四豆，…: a heading, the list after it described
+    event = Event("", modifier=True)
+    event.set("theme", tuple(r.topic))
+    r.events.append(event)
+    return True

@@ -830,7 +830,9 @@ def laid_opposite(reader, event, text, rl) -> bool:
     same sentence, is where the thing lies (opposite the 楅), a state: not the one who set it
     walking to a place opposite (甸人陳鼎七，當門: the tripods face the gate); so too after things
     set out by no one named (燕禮 設洗篚于阼階東南，當東霤), and when the thing is named before
-    當 in the next sentence of the paragraph (公食大夫禮 宰夫設黍稷六簋于俎西…。黍當牛俎)."""
+    當 in the next sentence of the paragraph (公食大夫禮 宰夫設黍稷六簋于俎西…。黍當牛俎). Things
+    set out in a row (陳) by no one named are what stands opposite (少牢饋食禮 陳鼎于東方，當序;
+    士喪禮 陳一鼎于寢門外，當東塾 → theme=鼎^), as a 設 by no one named is not."""
     if event.kind != rl.word("opposite") or not reader.ctx.history:
         return False
     cid, last = reader.ctx.history[-1]
@@ -844,9 +846,10 @@ def laid_opposite(reader, event, text, rl) -> bool:
     chained = last.kind == event.kind and last.fields.get("noagent") == ("state",)
     if not (laid or chained):
         return False
+    lined = last.kind in rl.words["lined"]  # 陳鼎于東方，當序: the tripods set out in a row
     carried = not fronted and (
-        bool(last.agent) or chained
-    )  # not the 洗 of 設洗…，當東霤 (its placing, as 東西當東榮)
+        bool(last.agent) or chained or lined
+    )  # not the 洗 of 設洗…，當東霤 (its placing)
     if carried and last.fields.get("theme") and last.marks.get("theme") != "?":  # not implied
         event.set("theme", last.fields["theme"], "^")
     event.fields["noagent"] = ("state",)
