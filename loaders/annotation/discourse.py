@@ -3001,13 +3001,11 @@ def followers_go_with(reader, event, text, rl) -> bool:
     for pid, events in _clauses_back(ctx):
         if sentence_of(pid) != sentence or not events:
             return False
-        last = events[-1]
-        if last.kind == rl.word("follow"):
-            if not last.agent or last.marks.get("agent") or last.get("neg"):
-                return False
-            if any(e.kind == rl.word("send") for e in events):
-                return False  # 使人執俎從之: the one sent carries for him, no one going with him
-            followers[:0] = [a for a in last.agent if a not in followers]
+        named = _follow_clause(events, rl)
+        if named == ():
+            return False
+        if named is not None:
+            followers[:0] = [a for a in named if a not in followers]
             continue
         doers = tuple(dict.fromkeys(a for e in events for a in e.agent))
         if not (followers and doers) or set(doers) & set(followers):
@@ -3020,6 +3018,20 @@ def followers_go_with(reader, event, text, rl) -> bool:
         event.set("agent", (*doers, *followers), "^")
         return True
     return False
+
+
+def _follow_clause(events: list[Event], rl) -> tuple[str, ...] | None:
+    """Those a clause that only says who follows names (兄弟從, 贊者玄端從之); None if its last
+    act is no following, () if it cannot be read so: no one named, one carried over, a following
+    denied, or one sent to carry (使人執俎從之: he carries for him, no one goes with him)."""
+    last = events[-1]
+    if last.kind != rl.word("follow"):
+        return None
+    if not last.agent or last.marks.get("agent") or last.get("neg"):
+        return ()
+    if any(e.kind == rl.word("send") for e in events):
+        return ()
+    return tuple(last.agent)
 
 
 # --- r-agent9 rules
