@@ -383,8 +383,9 @@ def _pair_english(text: str, terms: dict[str, str], words: RelativeWords) -> str
 def _thing_english(text: str, terms: dict[str, str], words: RelativeWords) -> str:
     """A thing or place by its words: a term (洗 "the washing basin"), a place of the table (次
     "the robing tent"), whose it is (其位 "their appointed place"), which of it (西墉 "the west
-    wall"), where it is set (所設楅 "where the arrow rack is set"), or where it is (房中西墉 "the
-    west wall in the east chamber"); "" for anything else."""
+    wall"), where it is set (所設楅 "where the arrow rack is set"), where it is (房中西墉 "the
+    west wall in the east chamber"), or whose, of two terms of four characters at most (主人席
+    "the mat of the host"); "" for anything else."""
     if text in terms:  # 席前 "in front of the mat" is already a place, with no article
         return terms[text] if RELATIVE.match(terms[text]) else _the(terms[text])
     if text in words.places:
