@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from yili_kg.service.views.reading import _verb, place_english, relative_words
+from yili_kg.service.views.reading import Readings, _verb, place_english, relative_words
 
 
 @pytest.fixture(scope="module")
@@ -146,12 +146,11 @@ def test_the_place_gone_to_follows_a_verb_that_ends_in_to(client):
         ("頌磬西紘", ""),  # 頌磬 is no term: left in the text's words, not half-read
     ],
 )
-def test_a_place_given_in_words_reads_in_english(ask, words, reads):
-    """A place the text gives in words, read with the ontology's own labels (read-terms.rq)
-    and relative-places.tsv: a distance, where a thing is set, which of a thing, a thing in a
-    place."""
-    query = Path(__file__).parent.parent / "service" / "rq" / "read-terms.rq"
-    terms = {row["label"].value: row["en"].value for row in ask(query.read_text(encoding="utf-8"))}
+def test_a_place_given_in_words_reads_in_english(app, words, reads):
+    """A place the text gives in words, read with the ontology's own labels (the reading
+    view's terms, from the store) and relative-places.tsv: a distance, where a thing is set,
+    which of a thing, a thing in a place."""
+    terms = Readings(app.extensions["yili"].store).terms()
     assert place_english(words, terms, relative_words()) == reads
 
 

@@ -888,7 +888,7 @@ def set_there(r, tokens, i, rl):
         return None
     if i and tokens[i - 1].text in rl.words["each"] or r.subjects or r.with_:
         return None  # (惟公與賓有俎: whose stands, left to the clause after, 獻公)
-    r.new_event(rl.word("act")).set("theme", (dish or "", thing))
+    r.new_event(rl.word("act")).set("theme", (dish, thing))  # (no dish: the stand alone)
     return 2 + bool(dish)
 
 
@@ -7840,7 +7840,7 @@ def screened_with(r, tokens, i, rl):
     r.verb(rl.word("act"), tokens, 0)
     if not r.events or r.events[-1].kind != rl.word("act"):
         return None
-    r.events[-1].set("theme", (r.lex.forms["object"].get(texts[2], texts[2]),))
+    r.events[-1].set("theme", tokens[2].of("object") or texts[2])
     return 3
 
 

@@ -2996,7 +2996,7 @@ def followers_go_with(reader, event, text, rl) -> bool:
         return False
     if not (reader.is_a(event.kind, *rl.words["moving"]) or event.kind in rl.words["stance"]):
         return False
-    sentence = sentence_of(next(reversed(ctx.texts)))
+    sentence = ctx.sentence
     followers: list[str] = []
     for pid, events in _clauses_back(ctx):
         if sentence_of(pid) != sentence or not events:

@@ -131,9 +131,14 @@ class Event:
         verb = verb.replace("one's", "their")
         recipients = self.args.get("recipient", [])
         onto = recipients or self.args.get("destination", [])
-        where = (onto[0].en if onto else "") or self.texts.get("destinationTextEn", "")
-        if verb.endswith(" to") and not recipients and RELATIVE.match(where):
-            verb = verb.removesuffix(" to")  # 適堂前 "goes in front of the hall", not "goes to in"
+        # a place gone to that says where by itself (適堂前 "goes in front of the hall", not
+        # "goes to in"; 倚弓至堂西 "leans the bow west of the hall"): said by the loop below
+        named_where = onto[0].en if onto else ""
+        by_itself = not recipients and RELATIVE.match(
+            named_where or self.texts.get("destinationTextEn", "")
+        )
+        if verb.endswith(" to") and by_itself:
+            verb = verb.removesuffix(" to")
         put_on = _put_on(verb) if themes or onto else None
         done: set[str] = set()  # fields said already, before the loop below
         if put_on:  # 加皮弁 to 冠者: "places the deerskin cap on the one capped"
@@ -142,8 +147,7 @@ class Event:
             parts.append((" " + own if own else " ", "", ""))
             add([] if own else themes)
             themes, to, done = [], "", {"recipient"}
-            # else a place that says where by itself: 倚弓至堂西 "leans the bow west of the hall"
-            if recipients or not RELATIVE.match(onto[0].en if onto else ""):
+            if not (by_itself and named_where):
                 where = self.texts.get("destinationTextEn") or self.texts.get("destinationText", "")
                 parts.append((_on_what(bool(onto), where, own, particle), "", ""))
                 add(onto)
@@ -168,7 +172,7 @@ class Event:
             ("source", " from "),
             ("location", " at "),
             ("via", " by "),
-            ("destination", DESTINATION_BEFORE.get(verb.split(" ")[0].removesuffix("s"), " to ")),
+            ("destination", DESTINATION_BEFORE.get(_head(verb), " to ")),
         ]
         if verb.rsplit(" ", 1)[-1] in ("to", "into"):  # the place gone to straight after the verb:
             fields.insert(1, fields.pop())  # "goes to the east steps from in front of the mat"
@@ -209,10 +213,16 @@ def _put_on(verb: str) -> tuple[str, str, str] | None:
     (None, None)
     """
     words = verb.split(" ")
-    particle = PUT_ON.get(words[0].removesuffix("s")) if len(words) > 1 else None
+    particle = PUT_ON.get(_head(verb)) if len(words) > 1 else None
     if particle is None or words[1] != particle:
         return None
     return words[0], " ".join(words[2:]), particle
+
+
+def _head(verb: str) -> str:
+    """A verb's first word without the -s of the third person: "places on" → "place", the key
+    of PUT_ON and DESTINATION_BEFORE."""
+    return verb.split(" ", 1)[0].removesuffix("s")
 
 
 def _on_what(named: bool, where: str, own: str, particle: str = "on") -> str:
@@ -400,14 +410,19 @@ def _thing_english(text: str, terms: dict[str, str], words: RelativeWords) -> st
         thing = _thing_english(text[cut:], terms, words) if RELATIVE.match(where) else ""
         if thing:
             return f"{thing} {where}"
-    for cut in range(1, len(text) if len(text) <= 4 else 1):  # 主人席 "the mat of the host"
+    return _of_english(text, terms) if len(text) <= 4 else ""
+
+
+def _of_english(text: str, terms: dict[str, str]) -> str:
+    """Two terms, a thing of the first (主人席 "the mat of the host"), or "" if they are not; a
+    label not said twice (賓館 "the guest lodging", 禰廟 "the father's temple")."""
+    for cut in range(1, len(text)):
         owner, thing = terms.get(text[:cut], ""), terms.get(text[cut:], "")
-        if RELATIVE.match(owner) or RELATIVE.match(thing):
+        if not (owner and thing) or RELATIVE.match(owner) or RELATIVE.match(thing):
             continue  # 堂 + 中西 "west of the tally-holder": a place, not a thing of the hall
-        if owner and thing and owner.split(" ")[-1] == thing.split(" ")[-1]:
-            return _the(owner)  # 禰廟: "the father's temple", not "temple of the … temple"
-        if owner and thing:  # (賓館: the guest lodging, not "of the guest" again)
-            return _the(thing) if owner in thing else f"{_the(thing)} of {_the(owner)}"
+        if owner.split(" ")[-1] == thing.split(" ")[-1]:
+            return _the(owner)
+        return _the(thing) if owner in thing else f"{_the(thing)} of {_the(owner)}"
     return ""
 
 
