@@ -7900,3 +7900,34 @@ def dishes_named_after(r, subjects, rl) -> bool:
     event.set("theme", tuple(r.topic))
     r.events.append(event)
     return True
+
+
+# --- r-agent10 rules
+
+
+@rule("cup-stopped")
+def cup_stopped(r, subjects, rl) -> bool:
+    """特牲饋食禮 賓三獻，如初。燔從如初。爵止; 有司徹 賓長…獻于尸。尸拜受…答拜。爵止; 賓長獻于尸，
+    如初，無湇，爵不止: the cup stopping (爵止) or not (爵不止), naming no one, where the 尸 serves,
+    is the 尸 holding the cup offered him undrunk (注 特牲: 尸止爵者，三獻禮成，欲神惠之均於室中),
+    implied, not a cup stopping by itself; not right after another received a cup (長拜受于其位，
+    舉爵者東面答拜。爵止: the brothers' round)."""
+    if subjects or rl.word("personator") not in r.ctx.parties:
+        return False
+    stopped = [
+        e
+        for e in r.events
+        if e.kind == rl.word("stop")
+        and e.get("noagent") == "unstated"
+        and set(e.fields.get("theme", ())) & set(rl.words["cups"])
+    ]
+    if not stopped:
+        return False
+    personator = rl.word("personator")
+    recent = r.ctx.history[-int(rl.word("within")) :]
+    if any(e.kind in rl.words["receive"] and personator not in e.agent for _, e in recent):
+        return False
+    for event in stopped:
+        event.unset("noagent")
+        event.set("agent", personator, "?")
+    return True
