@@ -3062,3 +3062,28 @@ def _answerer_acting(reader: ClauseReader, rl) -> bool:
             continue
         return set(earlier.agent) == answerer and sentence_of(pid) == sentence_of(bow)
     return False
+
+
+# --- r-agent10 rules
+
+
+@rule("business-done")
+def business_done(reader, event, text, rl) -> bool:
+    """士冠禮 宗人告事畢 … 宰告曰質明行事…告事畢; 士虞禮 宗人告事畢 … 記 哭止，告事畢: the report
+    that the business is done (告事畢), naming no one, is made by the one who made it by name
+    before in the rite, the officer whose task it is (注 士冠禮: 宗人告事畢), implied; not the
+    one carried over (the 宰 who announced the time), nor no one (the 記's rule)."""
+    ctx = reader.ctx
+    report = rl.word("report")
+    if event.kind != report or not text.endswith(report + rl.word("done")):
+        return False
+    for pid, earlier in reversed(ctx.history):
+        if earlier.kind != report or not _named([earlier]):
+            continue
+        if not ctx.texts.get(pid, "").endswith(report + rl.word("done")):
+            continue
+        if set(earlier.agent) == set(ctx.agent):
+            return False  # 特牲饋食禮 …告事畢: the 宗人 carried over, as he is
+        event.set("agent", earlier.agent, "?")
+        return True
+    return False
