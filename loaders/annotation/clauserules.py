@@ -7931,3 +7931,30 @@ def cup_stopped(r, subjects, rl) -> bool:
         event.unset("noagent")
         event.set("agent", personator, "?")
     return True
+
+
+@rule("provided")
+def provided(r, tokens, i, rl):
+    """公食大夫禮 小臣具槃匜 (注: 為公盥也); 記 司宮具几與蒲筵常; 聘禮 主人為之具 (注: 具，謂始死至
+    殯所當用); 記 管人為客，三日具沐，五日具浴: 具 (no term) right after its subject, 為之 or a
+    day, before what is provided or nothing, is providing it, setting it out, 陳; not 具 reported
+    ready (告具于君, 宗人告有司具), 'all' before an act (兄弟具在), a thing (凡宰夫之具), 官具, nor
+    具 alone (即位。具: who provides, the 注 alone says, 宰夫具其饌物)."""
+    token, nxt = tokens[i], _next(tokens, i)
+    if token.text != rl.word("provide") or token.kinds:
+        return None
+    if any(t.text == rl.word("report") for t in tokens[:i]):
+        return None  # 告具于君, 宗人告有司具: ready, reported
+    if not i:
+        return None  # 即位。具 (注: 宰夫具其饌物): who provides, the 注 alone says
+    before = tokens[i - 1]
+    if not (before.of("role") or before.text in rl.words["after"]):
+        return None  # 官具, 以食具告, 實具設
+    if before.text == rl.word("it") and not (i > 1 and tokens[i - 2].of("action")):
+        return None  # 凡宰夫之具: the 宰夫's provisions, a thing
+    if nxt is not None and (set(nxt.kinds) - {"object"} or is_function_word(nxt.text)):
+        return None  # 兄弟具在: all of them; 具以須
+    if nxt is not None and not nxt.kinds and i + 2 < len(tokens):
+        return None  # 膳宰具官饌: 具 before the act 饌 read by its own token
+    r.verb(rl.word("act"), tokens, i)
+    return 2 if nxt is not None and not nxt.kinds else 1  # 具沐: the water, no act 沐
