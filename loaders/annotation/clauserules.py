@@ -707,8 +707,8 @@ def assistant_named(r, tokens, i, rl):
         return None
     if nxt is None or rl.word("assistant") not in r.ctx.parties or nxt.of("role"):
         return None
-    if not any("action" in t.kinds for t in tokens[i + 1 :]):
-        return None  # (贊以肝從, 贊户内北面答拜: the act after a thing or a place)
+    if not any("action" in t.kinds for t in tokens[i + 1 :]) and not _honours_with_wine(tokens, 1):
+        return None  # (贊以肝從, 贊户内北面答拜: the act after a thing or a place; 贊醴婦: an act)
     r.subjects.append(rl.word("assistant"))
     return 1
 
@@ -7958,3 +7958,42 @@ def provided(r, tokens, i, rl):
         return None  # 膳宰具官饌: 具 before the act 饌 read by its own token
     r.verb(rl.word("act"), tokens, i)
     return 2 if nxt is not None and not nxt.kinds else 1  # 具沐: the water, no act 沐
+
+
+def _honours_with_wine(tokens: list[Token], k: int) -> bool:
+    """士冠禮 乃醴賓; 士昏禮 贊醴婦, 老醴婦于房中: 醴 (the thing), first in the clause or after
+    its subject, 乃 or 贊, before the one honoured (a person) is the act of honouring him with
+    it (rule honoured-with-wine); not a request for it (請醴賓), nor a procedure named
+    (如舅姑醴婦之禮)."""
+    rl = rule_named("honoured-with-wine")
+    nxt = _next(tokens, k)
+    if tokens[k].text != rl.word("wine") or nxt is None or not nxt.of("role"):
+        return False
+    if k and not (tokens[k - 1].of("role") or tokens[k - 1].text in rl.words["after"]):
+        return False  # 請醴賓: the wine asked for; 記 父醴女 (父, no term: left unread)
+    return not any(t.text == rl.word("like") for t in tokens[:k])
+
+
+@rule("honoured-with-wine")
+def honoured_with_wine(r, tokens, i, rl):
+    """士冠禮 乃醴賓 (注: 醴當為禮); 士昏禮 贊醴婦, 老醴婦于房中: 醴 before the one honoured is
+    honouring him with the cup of 醴, the act 獻 to him (convention 12), not a thing named; the
+    person after it is the one it goes to."""
+    if not _honours_with_wine(tokens, i):
+        return None
+    r.verb(rl.word("act"), tokens, i)
+    return 1
+
+
+@rule("host-honours")
+def host_honours(reader, event, text, rl) -> bool:
+    """士冠禮 …遂以摯見于鄉大夫鄉先生。乃醴賓，以壹獻之禮 (注: 壹獻者，主人獻賓而已): honouring one
+    with 醴 (rule honoured-with-wine), naming no one who does it, is the host's, implied, where
+    the host is in the rite and is not the one honoured; not the one capped, carried over."""
+    host = rl.word("host")
+    if event.kind != rl.word("act") or "honoured-with-wine" not in reader.ctx.trace:
+        return False
+    if host not in reader.ctx.parties or host in event.fields.get("to", (host,)):
+        return False
+    event.set("agent", host, "?")
+    return True
