@@ -707,8 +707,8 @@ def assistant_named(r, tokens, i, rl):
         return None
     if nxt is None or rl.word("assistant") not in r.ctx.parties or nxt.of("role"):
         return None
-    if not any("action" in t.kinds for t in tokens[i + 1 :]):
-        return None  # (贊以肝從, 贊户内北面答拜: the act after a thing or a place)
+    if not any("action" in t.kinds for t in tokens[i + 1 :]) and not _honours_with_wine(tokens, 1):
+        return None  # (贊以肝從, 贊户内北面答拜: the act after a thing or a place; 贊醴婦: an act)
     r.subjects.append(rl.word("assistant"))
     return 1
 
@@ -7899,4 +7899,101 @@ def dishes_named_after(r, subjects, rl) -> bool:
     event = Event("", modifier=True)
     event.set("theme", tuple(r.topic))
     r.events.append(event)
+    return True
+
+
+# --- r-agent10 rules
+
+
+@rule("cup-stopped")
+def cup_stopped(r, subjects, rl) -> bool:
+    """特牲饋食禮 賓三獻，如初。燔從如初。爵止; 有司徹 賓長…獻于尸。尸拜受…答拜。爵止; 賓長獻于尸，
+    如初，無湇，爵不止: the cup stopping (爵止) or not (爵不止), naming no one, where the 尸 serves,
+    is the 尸 holding the cup offered him undrunk (注 特牲: 尸止爵者，三獻禮成，欲神惠之均於室中),
+    implied, not a cup stopping by itself; not right after another received a cup (長拜受于其位，
+    舉爵者東面答拜。爵止: the brothers' round)."""
+    if subjects or rl.word("personator") not in r.ctx.parties:
+        return False
+    stopped = [
+        e
+        for e in r.events
+        if e.kind == rl.word("stop")
+        and e.get("noagent") == "unstated"
+        and set(e.fields.get("theme", ())) & set(rl.words["cups"])
+    ]
+    if not stopped:
+        return False
+    personator = rl.word("personator")
+    recent = r.ctx.history[-int(rl.word("within")) :]
+    if any(e.kind in rl.words["receive"] and personator not in e.agent for _, e in recent):
+        return False
+    for event in stopped:
+        event.unset("noagent")
+        event.set("agent", personator, "?")
+    return True
+
+
+@rule("provided")
+def provided(r, tokens, i, rl):
+    """公食大夫禮 小臣具槃匜 (注: 為公盥也); 記 司宮具几與蒲筵常; 聘禮 主人為之具 (注: 具，謂始死至
+    殯所當用); 記 管人為客，三日具沐，五日具浴: 具 (no term) right after its subject, 為之 or a
+    day, before what is provided or nothing, is providing it, setting it out, 陳; not 具 reported
+    ready (告具于君, 宗人告有司具), 'all' before an act (兄弟具在), a thing (凡宰夫之具), 官具, nor
+    具 alone (即位。具: who provides, the 注 alone says, 宰夫具其饌物)."""
+    token, nxt = tokens[i], _next(tokens, i)
+    if token.text != rl.word("provide") or token.kinds:
+        return None
+    if any(t.text == rl.word("report") for t in tokens[:i]):
+        return None  # 告具于君, 宗人告有司具: ready, reported
+    if not i:
+        return None  # 即位。具 (注: 宰夫具其饌物): who provides, the 注 alone says
+    before = tokens[i - 1]
+    if not (before.of("role") or before.text in rl.words["after"]):
+        return None  # 官具, 以食具告, 實具設
+    if before.text == rl.word("it") and not (i > 1 and tokens[i - 2].of("action")):
+        return None  # 凡宰夫之具: the 宰夫's provisions, a thing
+    if nxt is not None and (set(nxt.kinds) - {"object"} or is_function_word(nxt.text)):
+        return None  # 兄弟具在: all of them; 具以須
+    if nxt is not None and not nxt.kinds and i + 2 < len(tokens):
+        return None  # 膳宰具官饌: 具 before the act 饌 read by its own token
+    r.verb(rl.word("act"), tokens, i)
+    return 2 if nxt is not None and not nxt.kinds else 1  # 具沐: the water, no act 沐
+
+
+def _honours_with_wine(tokens: list[Token], k: int) -> bool:
+    """士冠禮 乃醴賓; 士昏禮 贊醴婦, 老醴婦于房中: 醴 (the thing), first in the clause or after
+    its subject, 乃 or 贊, before the one honoured (a person) is the act of honouring him with
+    it (rule honoured-with-wine); not a request for it (請醴賓), nor a procedure named
+    (如舅姑醴婦之禮)."""
+    rl = rule_named("honoured-with-wine")
+    nxt = _next(tokens, k)
+    if tokens[k].text != rl.word("wine") or nxt is None or not nxt.of("role"):
+        return False
+    if k and not (tokens[k - 1].of("role") or tokens[k - 1].text in rl.words["after"]):
+        return False  # 請醴賓: the wine asked for; 記 父醴女 (父, no term: left unread)
+    return not any(t.text == rl.word("like") for t in tokens[:k])
+
+
+@rule("honoured-with-wine")
+def honoured_with_wine(r, tokens, i, rl):
+    """士冠禮 乃醴賓 (注: 醴當為禮); 士昏禮 贊醴婦, 老醴婦于房中: 醴 before the one honoured is
+    honouring him with the cup of 醴, the act 獻 to him (convention 12), not a thing named; the
+    person after it is the one it goes to."""
+    if not _honours_with_wine(tokens, i):
+        return None
+    r.verb(rl.word("act"), tokens, i)
+    return 1
+
+
+@rule("host-honours")
+def host_honours(reader, event, text, rl) -> bool:
+    """士冠禮 …遂以摯見于鄉大夫鄉先生。乃醴賓，以壹獻之禮 (注: 壹獻者，主人獻賓而已): honouring one
+    with 醴 (rule honoured-with-wine), naming no one who does it, is the host's, implied, where
+    the host is in the rite and is not the one honoured; not the one capped, carried over."""
+    host = rl.word("host")
+    if event.kind != rl.word("act") or "honoured-with-wine" not in reader.ctx.trace:
+        return False
+    if host not in reader.ctx.parties or host in event.fields.get("to", (host,)):
+        return False
+    event.set("agent", host, "?")
     return True

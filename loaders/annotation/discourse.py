@@ -2046,7 +2046,9 @@ def _self_recipient(event: Event, lexicon: Lexicon, ctx: Context, to: tuple[str,
 
 
 def _offerers(event: Event, ctx: Context, text: str, lexicon: Lexicon) -> None:
-    """Who offered (獻) to whom: one only offered to does not offer; 既獻 names the offered."""
+    """Who offered (獻) to whom: one only offered to does not offer, unless he is an attendant
+    named doing the act just before in the sentence (特牲饋食禮 利洗散，獻于尸: the 佐食 offers);
+    既獻 names the offered."""
     if not event.agent:
         return
     denied = event.get("neg") == "1"  # 則不獻庶子: no offering made, but whose it would be
@@ -2066,12 +2068,13 @@ def _offerers(event: Event, ctx: Context, text: str, lexicon: Lexicon) -> None:
         attendant in lexicon.role_classes.get(a, frozenset()) and not _offered_by(ctx, a)
         for a in event.agent
     )
-    if event.marks.get("agent") == "^" and serving and ctx.offerers:
+    named = set(named_just_before(ctx)) == set(event.agent)  # 利洗散，獻于尸: he offers himself
+    if event.marks.get("agent") == "^" and serving and ctx.offerers and not named:
         earlier = _offerer(ctx, to)  # 胥薦主人于洗北。辯獻大夫: the one who serves does not offer
         if earlier:
             event.set("agent", earlier, "^")
     offered_only = [a for a in event.agent if a in ctx.offered and not _offered_by(ctx, a)]
-    if offered_only:
+    if offered_only and not (named and serving):  # (尸醋，獻祝: the 尸 only answered)
         rest = tuple(a for a in event.agent if a not in offered_only)
         earlier = rest or _offerer(ctx, to)
         if earlier:
@@ -3061,4 +3064,29 @@ def _answerer_acting(reader: ClauseReader, rl) -> bool:
             bow = pid
             continue
         return set(earlier.agent) == answerer and sentence_of(pid) == sentence_of(bow)
+    return False
+
+
+# --- r-agent10 rules
+
+
+@rule("business-done")
+def business_done(reader, event, text, rl) -> bool:
+    """士冠禮 宗人告事畢 … 宰告曰質明行事…告事畢; 士虞禮 宗人告事畢 … 記 哭止，告事畢: the report
+    that the business is done (告事畢), naming no one, is made by the one who made it by name
+    before in the rite, the officer whose task it is (注 士冠禮: 宗人告事畢), implied; not the
+    one carried over (the 宰 who announced the time), nor no one (the 記's rule)."""
+    ctx = reader.ctx
+    report = rl.word("report")
+    if event.kind != report or not text.endswith(report + rl.word("done")):
+        return False
+    for pid, earlier in reversed(ctx.history):
+        if earlier.kind != report or not _named([earlier]):
+            continue
+        if not ctx.texts.get(pid, "").endswith(report + rl.word("done")):
+            continue
+        if set(earlier.agent) == set(ctx.agent):
+            return False  # 特牲饋食禮 …告事畢: the 宗人 carried over, as he is
+        event.set("agent", earlier.agent, "?")
+        return True
     return False
