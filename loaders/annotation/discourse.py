@@ -3062,3 +3062,35 @@ def _answerer_acting(reader: ClauseReader, rl) -> bool:
             continue
         return set(earlier.agent) == answerer and sentence_of(pid) == sentence_of(bow)
     return False
+
+
+# --- r-group10 rules
+
+
+@rule("held-things-set")
+def held_things_set(reader, event, text, rl) -> bool:
+    """少牢饋食禮 雍正執一匕以從，雍府執四匕以從，司士合執二俎以從…匕皆加于鼎…俎皆設于鼎西;
+    特牲饋食禮 主人在右，及佐食舉牲鼎。賓長在右，及執事舉魚腊鼎…鼎西面錯:
+    a thing named first in a clause (its topic), laid down or brought in (設, 加, 入) by no one
+    named, is laid down or brought in by all who were last seen holding or lifting it (執, 舉,
+    奉), when they are two or more, not by no one; not a thing after its act (設棗于菹北: the one
+    who received it)."""
+    if not reader.topic or not reader.events or reader.events[0] is not event:
+        return False  # 設棗于菹北: the thing after its act, the one carried over sets it
+    things = set(event.fields.get("theme", ()))
+    if not things or event.marks.get("theme"):
+        return False
+    if event.kind not in rl.words["lays"] and event.kind not in rl.words["bring"]:
+        return False
+    if any(t.of("role") for t in tokenize(text, reader.lex)):
+        return False
+    holders: list[str] = []
+    for _, events in islice(_clauses_back(reader.ctx), int(rl.word("within"))):
+        for earlier in events:
+            held = set(earlier.fields.get("theme", ())) & things
+            if held and earlier.kind in rl.words["hold"] and earlier.get("neg") != "1":
+                holders[:0] = [a for a in earlier.agent if a not in holders]
+    if len(holders) < 2:
+        return False  # 士喪禮 執醴酒…醴酒錯于豆南: one carried over may not be the one who sets it
+    event.set("agent", tuple(holders), "^")
+    return True
