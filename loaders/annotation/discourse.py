@@ -3094,3 +3094,32 @@ def held_things_set(reader, event, text, rl) -> bool:
         return False  # 士喪禮 執醴酒…醴酒錯于豆南: one carried over may not be the one who sets it
     event.set("agent", tuple(holders), "^")
     return True
+
+
+@rule("all-alike")
+def all_alike(reader, event, text, rl) -> bool:
+    """既夕禮 (主人)袒，拜賓。主婦亦拜賓。即位，拾踊三: 皆, or taking their places (即位), naming
+    no one, right after a clause whose subject did the same as another before him (亦, 亦如之),
+    is the two of them, the one carried over and the one he did likewise (注: 拾，更也: they leap
+    in turn), not the last named alone."""
+    ctx = reader.ctx
+    if not (reader.all_ or event.kind in rl.words["place"]) or len(ctx.agent) != 1:
+        return False
+    also = rl.word("also")
+    likened = False
+    for pid, events in _clauses_back(ctx):
+        acting = [e for e in events if e.agent]
+        if not acting:
+            continue
+        if not likened:
+            named = all(e.agent == ctx.agent and not e.marks.get("agent") for e in acting)
+            if not named or also not in ctx.texts.get(pid, ""):
+                return False
+            likened = True
+            continue
+        other = next((e.agent for e in acting if not set(e.agent) & set(ctx.agent)), ())
+        if not other:
+            return False
+        event.set("agent", (*other, *ctx.agent), "^")
+        return True
+    return False
