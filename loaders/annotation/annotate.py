@@ -659,8 +659,11 @@ class ClauseReader:
             if self.topic and "theme" not in event.fields:
                 event.set("theme", self.topic)  # 衆弓倚于堂西: the bows are leaned
             fronted = rule_named("fronted-object")  # 矢不挾: the archers' arrows, carried on
+            held = rule_named("held-things-set")  # 匕皆加于鼎: by those who held the 匕
             if not self.possessed and fronted.apply(self, event, text, fronted):
                 self.ctx.trace.append(fronted.id)
+            elif not self.possessed and held.apply(self, event, text, held):
+                self.ctx.trace.append(held.id)
             else:
                 event.fields["noagent"] = ("unstated",)
         elif subjects:

@@ -3088,5 +3088,64 @@ def business_done(reader, event, text, rl) -> bool:
         if set(earlier.agent) == set(ctx.agent):
             return False  # 特牲饋食禮 …告事畢: the 宗人 carried over, as he is
         event.set("agent", earlier.agent, "?")
+
+
+# --- r-group10 rules
+
+
+@rule("held-things-set")
+def held_things_set(reader, event, text, rl) -> bool:
+    """少牢饋食禮 雍正執一匕以從，雍府執四匕以從，司士合執二俎以從…匕皆加于鼎…俎皆設于鼎西;
+    特牲饋食禮 主人在右，及佐食舉牲鼎。賓長在右，及執事舉魚腊鼎…鼎西面錯:
+    a thing named first in a clause (its topic), laid down or brought in (設, 加, 入) by no one
+    named, is laid down or brought in by all who were last seen holding or lifting it (執, 舉,
+    奉), when they are two or more, not by no one; not a thing after its act (設棗于菹北: the one
+    who received it)."""
+    if not reader.topic or not reader.events or reader.events[0] is not event:
+        return False  # 設棗于菹北: the thing after its act, the one carried over sets it
+    things = set(event.fields.get("theme", ()))
+    if not things or event.marks.get("theme"):
+        return False
+    if event.kind not in rl.words["lays"] and event.kind not in rl.words["bring"]:
+        return False
+    if any(t.of("role") for t in tokenize(text, reader.lex)):
+        return False
+    holders: list[str] = []
+    for _, events in islice(_clauses_back(reader.ctx), int(rl.word("within"))):
+        for earlier in events:
+            held = set(earlier.fields.get("theme", ())) & things
+            if held and earlier.kind in rl.words["hold"] and earlier.get("neg") != "1":
+                holders[:0] = [a for a in earlier.agent if a not in holders]
+    if len(holders) < 2:
+        return False  # 士喪禮 執醴酒…醴酒錯于豆南: one carried over may not be the one who sets it
+    event.set("agent", tuple(holders), "^")
+    return True
+
+
+@rule("all-alike")
+def all_alike(reader, event, text, rl) -> bool:
+    """既夕禮 (主人)袒，拜賓。主婦亦拜賓。即位，拾踊三: 皆, or taking their places (即位), naming
+    no one, right after a clause whose subject did the same as another before him (亦, 亦如之),
+    is the two of them, the one carried over and the one he did likewise (注: 拾，更也: they leap
+    in turn), not the last named alone."""
+    ctx = reader.ctx
+    if not (reader.all_ or event.kind in rl.words["place"]) or len(ctx.agent) != 1:
+        return False
+    also = rl.word("also")
+    likened = False
+    for pid, events in _clauses_back(ctx):
+        acting = [e for e in events if e.agent]
+        if not acting:
+            continue
+        if not likened:
+            named = all(e.agent == ctx.agent and not e.marks.get("agent") for e in acting)
+            if not named or also not in ctx.texts.get(pid, ""):
+                return False
+            likened = True
+            continue
+        other = next((e.agent for e in acting if not set(e.agent) & set(ctx.agent)), ())
+        if not other:
+            return False
+        event.set("agent", (*other, *ctx.agent), "^")
         return True
     return False
