@@ -3088,6 +3088,8 @@ def business_done(reader, event, text, rl) -> bool:
         if set(earlier.agent) == set(ctx.agent):
             return False  # 特牲饋食禮 …告事畢: the 宗人 carried over, as he is
         event.set("agent", earlier.agent, "?")
+        return True
+    return False
 
 
 # --- r-group10 rules
