@@ -7997,3 +7997,18 @@ def host_honours(reader, event, text, rl) -> bool:
         return False
     event.set("agent", host, "?")
     return True
+
+
+@rule("words-described")
+def words_described(r, tokens, i, rl):
+    """聘禮 記 辭無常，孫而說; 辭多則史，少則不達; 辭苟足以達; 士昏禮 記 辭無不腆，無辱: 辭 opening
+    a clause before 無, 苟 or 多 is the words said, what they should be (注 聘禮: 辭，必順且說),
+    a rule of speech: no act of declining, no one declining to anyone; nor is the one a
+    verbless clause before left for the next act (辭多則史: 史, what too many words make, no
+    subject of 辭曰 after it)."""
+    if i or tokens[0].text != rl.word("words") or len(tokens) < 2:
+        return None
+    if tokens[1].text not in rl.words["described"]:
+        return None
+    r.ctx.pending = None
+    return len(tokens)
