@@ -3834,7 +3834,9 @@ def usher_tells_guest(r, subjects, rl) -> bool:
     """覲禮 侯氏…再拜稽首。擯者謁 (注: 謁猶告也。上擯告以天子前辭): the usher carries the words
     between the ruler or host inside and the guest: his report naming no one, not going in
     (入告: to the ruler, rule to-the-ruler), is to the guest (yl:Guest) when he goes out to tell
-    it (出告須) or when the guest acted just before: the ruler's word brought to him (to=侯氏?)."""
+    it (出告須) or when the guest acted just before: the ruler's word brought to him (to=侯氏?);
+    a bare report (擯者告, the whole clause) is to the one who acts next under his own name
+    (士冠禮 擯者告。主人迎 → to=主人?: the host told the guest is there comes out to meet him)."""
     done = False
     for event in r.events:
         if event.kind not in rl.words["report"] or not set(event.agent) & set(rl.words["usher"]):
@@ -3842,6 +3844,11 @@ def usher_tells_guest(r, subjects, rl) -> bool:
         named = not event.open_to_guess("to")
         if named or any(e.kind in rl.words["in"] for e in r.events):
             continue  # 擯者謁諸天子: to the one named; 入告: to the ruler
+        told = _acts_next(r, event)
+        if told:  # 擯者告。主人迎: the one he told comes out to meet the guest
+            event.set("to", told, "?")
+            done = True
+            continue
         out = any(e.kind in rl.words["out"] for e in r.events) or (
             bool(r.ctx.history)
             and r.ctx.history[-1][1].kind in rl.words["out"]
@@ -8012,3 +8019,13 @@ def words_described(r, tokens, i, rl):
         return None
     r.ctx.pending = None
     return len(tokens)
+
+
+def _acts_next(r: ClauseReader, event: Event) -> tuple[str, ...]:
+    """士冠禮 擯者告。主人迎; 聘禮 擯者告。賓進: the usher's bare report (the whole clause) is to
+    the one who acts next under his own name, the next clause opening with him and his act."""
+    if r.ctx.clause_text != "".join((*event.agent, event.kind)) or not r.ctx.next_clause_text:
+        return ()
+    tokens = tokenize(r.ctx.next_clause_text, r.lex)
+    told = tokens[0].of("role") if len(tokens) > 1 and tokens[1].of("action") else None
+    return (told,) if told and told not in event.agent else ()
