@@ -8029,3 +8029,22 @@ def _acts_next(r: ClauseReader, event: Event) -> tuple[str, ...]:
     tokens = tokenize(r.ctx.next_clause_text, r.lex)
     told = tokens[0].of("role") if len(tokens) > 1 and tokens[1].of("action") else None
     return (told,) if told and told not in event.agent else ()
+
+
+@rule("offering-counted")
+def offering_counted(r, tokens, i, rl):
+    """士冠禮 乃醴賓，以壹獻之禮 (注: 壹獻者，主人獻賓而已): 以 + a number + 獻之禮, the whole
+    clause, right after an offering (獻) in its sentence, is how many times that offering goes,
+    + count=N on it (convention 12), not a second offering by the one carried over."""
+    numerals = word_values("numeral")
+    if i or len(tokens) != 5 or tokens[0].text != rl.word("with") or r.events:
+        return None
+    if tokens[1].text not in numerals or tokens[2].of("action") != rl.word("act"):
+        return None
+    if "".join(t.text for t in tokens[3:]) != rl.word("of-rite"):
+        return None
+    last = r.ctx.last_act()
+    if last is None or last[1].kind != rl.word("act") or sentence_of(last[0]) != r.ctx.sentence:
+        return None
+    r.before["count"] = str(numerals[tokens[1].text])  # + count=N, as a verbless clause
+    return len(tokens)
