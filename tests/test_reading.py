@@ -143,6 +143,9 @@ def test_the_place_gone_to_follows_a_verb_that_ends_in_to(client):
         ("室中西北隅", "at the north-west corner of the chamber"),
         ("席前", "in front of the mat"),  # a term that is a relation takes no article
         ("館", "the guest lodging"),
+        ("二鼎西", "west of the two tripods"),  # 有司徹 設俎于二鼎西
+        ("二指之間", "between the two fingers"),  # 鄉射禮 記 挾矢於二指之間
+        ("左袂", "the left sleeve"),  # 特牲饋食禮 實于左袂
         ("頌磬西紘", ""),  # 頌磬 is no term: left in the text's words, not half-read
     ],
 )
@@ -152,6 +155,23 @@ def test_a_place_given_in_words_reads_in_english(app, words, reads):
     which of a thing, a thing in a place."""
     terms = Readings(app.extensions["yili"].store).terms()
     assert place_english(words, terms, relative_words()) == reads
+
+
+@pytest.mark.parametrize(
+    "phase, clause, reads",
+    [
+        (8, "jing-7.6.2", "the host pledges the guest with the zhi cup"),  # 主人…酬賓 (觶)
+        (7, "jing-6.10.2", "the guest fills the jue cup in front of the mat"),  # 實爵于席前
+    ],
+)
+def test_the_thing_given_to_one_made_the_verbs_object_comes_with_with(client, phase, clause, reads):
+    """Where the recipient is the verb's object (酬, 勞, 送: "pledges the host"), the thing
+    given follows with "with", not straight after him ("pledges the host the zhi cup"); 實
+    with a place in words keeps its thing first (a vessel named would come first: "fills the
+    tripod with the lung")."""
+    html = client.get(f"/read/xiangshe/{phase}").get_data(as_text=True)
+    text = _text(_section(html, clause))
+    assert reads in text, text
 
 
 def test_the_thing_of_an_act_that_names_its_object_follows_a_colon(client):

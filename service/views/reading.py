@@ -141,6 +141,7 @@ class Event:
             verb = verb.removesuffix(" to")
         put_on = _put_on(verb) if themes or onto else None
         done: set[str] = set()  # fields said already, before the loop below
+        after = ""  # what a verb says after its recipient ("sees the guest off")
         if put_on:  # 加皮弁 to 冠者: "places the deerskin cap on the one capped"
             verb, own, particle = put_on
             parts.append((" " + verb, "", self.kind.iri if self.kind else ""))
@@ -164,8 +165,14 @@ class Event:
                     parts.append((after, "", ""))
                 done = {"recipient"}
         carry = _intransitive(self.kind.en if self.kind else "")
+        # the recipient made the verb's object: the thing given comes with "with" (勞賓以束帛
+        # "welcomes the guest after the journey with the bundle of silk"), or after a colon
+        # where the verb has its "with" already (儐勞者 "honours … with gifts: the brocade")
+        given = " with " if "recipient" in done and not put_on else ""
+        if given and " with " in f"{verb} {after}":
+            given = ": "
         fields = [
-            ("theme", " with " if carry else (": " if _has_object(verb) else " ")),
+            ("theme", " with " if carry else (given or (": " if _has_object(verb) else " "))),
             # 主人為下射 "acts as the lower archer"; 使弟子 "sends the students as the three pairs"
             ("assumesRole", " " if verb.endswith(" as") else " as "),
             ("recipient", to),
@@ -176,6 +183,12 @@ class Event:
         ]
         if verb.rsplit(" ", 1)[-1] in ("to", "into"):  # the place gone to straight after the verb:
             fields.insert(1, fields.pop())  # "goes to the east steps from in front of the mat"
+        elif (  # a vessel named, not a place in words (實爵于席前 "fills the jue cup in front of")
+            _head(verb) in VESSEL_FIRST
+            and (self.args.get("destination") or self.texts.get("destinationText"))
+            and not by_itself
+        ):
+            fields = [("destination", " "), ("theme", " with "), *fields[1:-1]]
         for key, prefix in fields:
             args = themes if key == "theme" else [] if key in done else self.args.get(key, [])
             for i, a in enumerate(args):
@@ -405,12 +418,23 @@ def _thing_english(text: str, terms: dict[str, str], words: RelativeWords) -> st
         named = _thing_english(thing, terms, words) if thing != text else ""
         if named:
             return pattern.format(named.removeprefix("the "))
+    if text[:1] in words.numbers and len(text) > 1:  # 二鼎 "the two tripods"
+        thing = _thing_english(text[1:], terms, words)
+        if not thing.startswith("the "):  # 二 + a place that is a relation: no thing counted
+            return ""
+        return f"the {words.numbers[text[0]]} {_plural_of(thing)}"
     for cut in range(2, len(text) - 1):  # 房中 + 西墉: a thing in a place
         where = _relation_english(text[:cut], terms, words)
         thing = _thing_english(text[cut:], terms, words) if RELATIVE.match(where) else ""
         if thing:
             return f"{thing} {where}"
     return _of_english(text, terms) if len(text) <= 4 else ""
+
+
+def _plural_of(thing: str) -> str:
+    """A thing's English after a number, without its article: "the tripod" → "tripods"."""
+    noun = thing.removeprefix("the ")
+    return noun if _plural(noun) else noun + "s"
 
 
 def _of_english(text: str, terms: dict[str, str]) -> str:
@@ -466,6 +490,9 @@ RECIPIENT_AFTER = {
 #: the word before the place a thing is put, by the verb's first word: 奠爵于序端 "sets down
 #: the jue cup at the end of the east wall", not "to"; every other verb: "goes to the hall"
 DESTINATION_BEFORE = {"set": " at ", "lay": " at "}
+#: verbs whose place gone to is their object and whose thing comes after "with": 實櫛于簞
+#: "fills the round basket with the comb", not "fills the comb to the round basket"
+VESSEL_FIRST = {"fill"}
 #: words that end a verb whose recipient comes straight after it ("goes to meet the guest",
 #: "calls upon the grandee", "goes to the basin", not "goes to to")
 RECIPIENT_NEXT = {"to", "at", "upon", "for", "with", "on", "meet", "meets"}
@@ -609,13 +636,15 @@ def _the(label: str) -> str:
 
     >>> [_the(x) for x in ("guest", "aunt; mother-in-law", "the bride; wife", "someone")]
     ['the guest', 'the aunt (mother-in-law)', 'the bride (wife)', 'someone']
+    >>> _the("those below the hall")
+    'those below the hall'
     """
     first, sep, other = (label or "").partition("; ")
     if sep:
         return f"{_the(first)} ({other})"
     if label in PRONOUNS:
         return label
-    if not label or label[0].isupper() or label.startswith(("the ", "a ", "an ")):
+    if not label or label[0].isupper() or label.startswith(("the ", "a ", "an ", "those ")):
         return label
     if label in ("north", "south", "east", "west") or re.fullmatch(r"(north|south)-\w+", label):
         return label
