@@ -883,3 +883,16 @@ def test_every_phase_has_its_file_under_its_name(rite):
     folder = annotation_dir(rite)
     expected = {phase_file(rite, p.index, p.name).name for p in text.phases}
     assert {p.name for p in folder.glob("*.tsv")} == expected
+
+
+def test_the_cup_stopped_is_held_by_the_one_who_received_it():
+    """Rule cup-stopped (convention 34), in 有司徹's own text: 爵止 naming no one is the act of the
+    one holding the cup just offered him — in the brothers' round the 長兄弟 who received it
+    (長拜受于其位，舉爵者東面答拜。爵止; 注: 兄弟言止), later the 尸 (賓長…獻于尸。尸拜受…爵止), not
+    no one."""
+    from yili_kg.loaders.annotation.annotate import annotate_clauses, commentary_of
+
+    layer, lexicon = review_layer("yousiche")
+    records = annotate_clauses(layer.clauses, lexicon, commentary_of(layer))
+    stopped = [format_events(r.events) for r in records if r.text == "爵止"]
+    assert stopped == ["止 agent=長兄弟? theme=爵", "止 agent=尸? theme=爵"]

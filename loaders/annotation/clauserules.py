@@ -7916,9 +7916,9 @@ def dishes_named_after(r, subjects, rl) -> bool:
 def cup_stopped(r, subjects, rl) -> bool:
     """特牲饋食禮 賓三獻，如初。燔從如初。爵止; 有司徹 賓長…獻于尸。尸拜受…答拜。爵止; 賓長獻于尸，
     如初，無湇，爵不止: the cup stopping (爵止) or not (爵不止), naming no one, where the 尸 serves,
-    is the 尸 holding the cup offered him undrunk (注 特牲: 尸止爵者，三獻禮成，欲神惠之均於室中),
-    implied, not a cup stopping by itself; not right after another received a cup (長拜受于其位，
-    舉爵者東面答拜。爵止: the brothers' round)."""
+    is the one holding the cup offered him, undrunk, implied, not a cup stopping by itself: the
+    尸 (注 特牲: 尸止爵者，三獻禮成，欲神惠之均於室中), or whoever received a cup just before
+    (長拜受于其位，舉爵者東面答拜。爵止: the 長兄弟, 注: 兄弟言止; convention 34)."""
     if subjects or rl.word("personator") not in r.ctx.parties:
         return False
     stopped = [
@@ -7930,13 +7930,12 @@ def cup_stopped(r, subjects, rl) -> bool:
     ]
     if not stopped:
         return False
-    personator = rl.word("personator")
     recent = r.ctx.history[-int(rl.word("within")) :]
-    if any(e.kind in rl.words["receive"] and personator not in e.agent for _, e in recent):
-        return False
+    received = [e.agent for _, e in recent if e.kind in rl.words["receive"] and e.agent]
+    holder = received[-1] if received else (rl.word("personator"),)  # 長拜受…爵止: the 長兄弟
     for event in stopped:
         event.unset("noagent")
-        event.set("agent", personator, "?")
+        event.set("agent", holder, "?")
     return True
 
 
