@@ -183,12 +183,13 @@ class Event:
         ]
         if verb.rsplit(" ", 1)[-1] in ("to", "into"):  # the place gone to straight after the verb:
             fields.insert(1, fields.pop())  # "goes to the east steps from in front of the mat"
-        elif (  # a vessel named, not a place in words (實爵于席前 "fills the jue cup in front of")
-            _head(verb) in VESSEL_FIRST
+        elif (  # a vessel filled, not a place said in words (實爵于席前: "fills the jue cup
+            _head(verb) in VESSEL_FIRST  # in front of the mat", the cup first as before)
             and (self.args.get("destination") or self.texts.get("destinationText"))
             and not by_itself
         ):
-            fields = [("destination", " "), ("theme", " with "), *fields[1:-1]]
+            rest = [field for field in fields if field[0] not in ("theme", "destination")]
+            fields = [("destination", " "), ("theme", " with "), *rest]
         for key, prefix in fields:
             args = themes if key == "theme" else [] if key in done else self.args.get(key, [])
             for i, a in enumerate(args):
@@ -420,8 +421,8 @@ def _thing_english(text: str, terms: dict[str, str], words: RelativeWords) -> st
             return pattern.format(named.removeprefix("the "))
     if text[:1] in words.numbers and len(text) > 1:  # 二鼎 "the two tripods"
         thing = _thing_english(text[1:], terms, words)
-        if not thing.startswith("the "):  # 二 + a place that is a relation: no thing counted
-            return ""
+        if not thing.startswith("the ") or words.numbers[text[0]] == "one":
+            return ""  # 二 + a place that is a relation, or 一: no things counted
         return f"the {words.numbers[text[0]]} {_plural_of(thing)}"
     for cut in range(2, len(text) - 1):  # 房中 + 西墉: a thing in a place
         where = _relation_english(text[:cut], terms, words)
