@@ -3110,7 +3110,7 @@ def held_things_set(reader, event, text, rl) -> bool:
         return False
     if event.kind not in rl.words["lays"] and event.kind not in rl.words["bring"]:
         return False
-    if any(t.of("role") for t in tokenize(text, reader.lex)):
+    if any(t.of("role") for t in reader.tokens):
         return False
     holders: list[str] = []
     for _, events in islice(_clauses_back(reader.ctx), int(rl.word("within"))):
