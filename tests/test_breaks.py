@@ -161,3 +161,29 @@ def test_a_break_before_characters_the_edition_lacks_goes_where_the_text_reads()
     shihun = [c.text for c in build_rite_layer("shihun").clauses]
     assert any(c.startswith("命之辭曰") for c in shihun)
     assert not any(c.startswith(("辭曰", "手")) for c in shihun)  # 手 ends a 注 (女拜尚右手)
+
+
+def test_a_clause_opening_inside_an_earlier_clauses_quotation_is_marked_quoted():
+    """大射儀 司射西面命曰：「…衆則不與。唯公所中，中三侯皆獲。」: a 注 after 不與 ends the segment,
+    and the clause after it opens inside the edition's quotation; the annotator reads it as more
+    of the words (rule quote-goes-on), not a 獲 by the 公. A quotation one of whose ends does not
+    align (聘禮 記 辭曰非禮也敢, whose close the edition's text lacks) marks nothing."""
+    from yili_kg.loaders.annotation.annotate import annotate_clauses, commentary_of
+    from yili_kg.loaders.annotation.annotations import format_events
+    from yili_kg.loaders.terms.lexicon import lexicon_for
+    from yili_kg.loaders.text.rites import build_rite_layer
+
+    dashe = build_rite_layer("dashe")
+    quoted = [c for c in dashe.clauses if c.quoted]
+    assert [c.text for c in quoted] == [
+        "唯公所中中三侯皆獲",
+        "不勝者皆襲說決拾卻左手右加弛弓于其上遂以執弣",
+    ]
+    records = {
+        r.id: r
+        for r in annotate_clauses(dashe.clauses, lexicon_for("dashe"), notes=commentary_of(dashe))
+    }
+    assert format_events(records[quoted[0].id].events) == "+ say=唯公所中中三侯皆獲"
+    pin = build_rite_layer("pin")
+    assert not any(c.quoted for c in pin.clauses if c.text in ("卿館于大夫", "賓即館", "及享"))
+    assert sum(c.quoted for c in pin.clauses) == 3  # 君其以賜乎; 延及二三老, 拜

@@ -1130,6 +1130,7 @@ def _annotate(clauses, lexicon: Lexicon, notes=None):
             continue
         ctx.trace = []
         ctx.notes = tuple(_NOTE_MARKS.sub("", note) for note in notes.get(clause.id, ()))
+        ctx.quoted = getattr(clause, "quoted", False)  # the edition's “…” goes on (quote-goes-on)
         record = annotate_clause(clause.id, clause.text, lexicon, ctx)
         yield record, ctx.trace
 
@@ -1143,17 +1144,22 @@ def _title_persons(title: str, lexicon: Lexicon) -> tuple[tuple[str, ...], tuple
     return tuple(r for r in roles if r not in rulers), rulers
 
 
+QUOTE_GOES_ON = "“"  # in a rule's example: the clause opens inside an earlier clause's words
+
+
 @dataclass(frozen=True)
 class ExampleClause:
     id: str
     text: str
     level: str = "clause"
+    quoted: bool = False  # opened with “: inside the quotation of a clause before it
 
 
 def example_clauses(example: str) -> tuple[list[ExampleClause], dict[str, tuple[str, ...]]]:
     """The clauses of a punctuated example, and the 注 written after a clause in 〔注：…〕:
     sentences end at 。 (and at 。」), clauses at ， or ； (not inside 「…」 or 〔…〕), and ¶
-    begins a new paragraph; ``記：`` before it puts it in the 記.
+    begins a new paragraph; ``記：`` before it puts it in the 記; “ opening a clause says it
+    goes on with the words an earlier clause quoted (:attr:`Passage.quoted`).
 
     >>> clauses, notes = example_clauses("主人拜，賓答再拜〔注：答拜主人〕。揖衆賓")
     >>> [(c.id, c.text) for c in clauses]
@@ -1185,7 +1191,8 @@ def example_clauses(example: str) -> tuple[list[ExampleClause], dict[str, tuple[
         current, _, note = current.partition(f"〔{zhu}：")
         if current:
             cid = f"{part}/{paragraph}.{sentence}.{clause}"
-            clauses.append(ExampleClause(cid, current))
+            quoted = current.startswith(QUOTE_GOES_ON)
+            clauses.append(ExampleClause(cid, current.removeprefix(QUOTE_GOES_ON), quoted=quoted))
             if note:
                 notes[cid] = (note.rstrip("〕"),)
             clause += 1

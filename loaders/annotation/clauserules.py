@@ -79,6 +79,19 @@ def unmarked_speech(r, tokens, i, rl):
     return len(tokens)
 
 
+@rule("quote-goes-on")
+def quote_goes_on(r, tokens, i, rl):
+    """大射儀 司射西面命曰「中離維綱…衆則不與。¶唯公所中，中三侯皆獲。」: a clause opening inside
+    the words an earlier clause quoted (the punctuated edition's “…” cut where a 注 comes between)
+    is more of those words, + say= on the speech, not acts of the persons it names; only
+    while the last event read says something (士冠禮's blessings, 士虞禮's prayers)."""
+    last = r.ctx.history[-1][1] if r.ctx.history else None
+    if i or not r.ctx.quoted or last is None or "say" not in last.fields:
+        return None
+    r.relayed = "".join(ch for ch in r.text if ch not in rl.words["marks"])
+    return len(tokens)
+
+
 @rule("relayed-words")
 def relayed_words(r, tokens, i, rl):
     """命卿大夫，君曰「以我安」; 皆命。君曰「無不醉」: the ruler's words quoted right after

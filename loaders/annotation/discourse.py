@@ -80,6 +80,7 @@ class Context:
     offered: set[str] = field(default_factory=set)  # those offered to (獻X)
     trace: list[str] = field(default_factory=list)  # ids of the rules applied (for the tests)
     notes: tuple[str, ...] = ()  # the 注 on the clause being read, without the marks
+    quoted: bool = False  # the clause opens inside a quotation an earlier clause opened
     open_command: tuple[Event, str, int] | None = None  # a 命 naming no one: paragraph, clause
     open_request: tuple[Event, str, int] | None = None  # a 請 to no one named: paragraph, clause
     texts: dict[str, str] = field(default_factory=dict)  # clause id → text, of the clauses read

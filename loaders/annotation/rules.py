@@ -26,7 +26,7 @@ words of relative place) are ``annotation-words.tsv``, by class, read by
 :mod:`yili_kg.loaders.terms.words` (the tokens read them too); this module passes them on.
 
 >>> [r.id for r in rules("token")][:3]
-['unmarked-speech', 'relayed-words', 'say']
+['quote-goes-on', 'unmarked-speech', 'relayed-words']
 >>> word_class("negation")
 ('不', '無', '未', '弗', '毋')
 """

@@ -191,6 +191,8 @@ class Projection:
     stretches: tuple[Stretch, ...]
     same: int = 0  # of the aligned characters, those identical after folding
     outside: int = 0  # characters of layers the punctuated text lacks (喪服's 傳)
+    #: the quotations whose first and last characters both align: (first, last) offsets
+    quotes: tuple[tuple[int, int], ...] = ()
 
     @property
     def aligned_share(self) -> float:
@@ -251,7 +253,22 @@ def project(rite: str, text: str, punctuated: str) -> Projection:
         count,
         tuple(stretches),
         same,
+        quotes=_quotes(opens, closes, to_kanripo),
     )
+
+
+def _quotes(opens, closes, to_kanripo: dict[int, int]) -> tuple[tuple[int, int], ...]:
+    """The quotations on the Kanripo characters, (first, last): in the punctuated text the
+    outer quotations' opens and closes alternate, so each open is paired with the first close
+    after it before either is mapped; a quotation one of whose ends does not align is left out
+    (pairing after the mapping would join an open to another quotation's close)."""
+    ends = sorted(closes)
+    pairs = []
+    for start in sorted(opens):
+        end = next((c for c in ends if c >= start), None)
+        if end is not None and start in to_kanripo and end in to_kanripo:
+            pairs.append((to_kanripo[start], to_kanripo[end]))
+    return tuple(pairs)
 
 
 @cache
@@ -289,6 +306,7 @@ def rite_projection(rite: str) -> Projection:
         ),
         sub.same,
         len(text) - len(kept),
+        tuple((kept[a], kept[b]) for a, b in sub.quotes),
     )
 
 

@@ -244,6 +244,7 @@ class _Cutting:
             )
             for c_number, clause in enumerate(sentence, start=1):
                 cid = f"{sid}.{c_number}"
+                opens_at = self.at_projection + position
                 self.passages.append(
                     _passage(
                         cid,
@@ -253,6 +254,7 @@ class _Cutting:
                         clause,
                         start + position,
                         sid,
+                        quoted=any(a < opens_at <= b for a, b in self.projection.quotes),
                     )
                 )
                 self.clause_segments[cid] = (seg.number,)
@@ -359,7 +361,7 @@ def _keep_published_ids(slug, passages, text: str):
     return passages, retired, renamed
 
 
-def _passage(pid, level, division, witness, reading, start, parent=None) -> Passage:
+def _passage(pid, level, division, witness, reading, start, parent=None, quoted=False) -> Passage:
     return Passage(
         id=pid,
         level=level,
@@ -369,6 +371,7 @@ def _passage(pid, level, division, witness, reading, start, parent=None) -> Pass
         start=start,
         end=start + len(reading),
         parent=parent,
+        quoted=quoted,
     )
 
 

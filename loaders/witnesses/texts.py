@@ -53,7 +53,9 @@ class Passage:
 
     ``start``/``end`` are offsets into the witness file; ``text`` is the normalised reading,
     ``witness_text`` the witness's own characters (same length: corrections are one
-    character for one). ``speech`` holds the quotations 「…」 inside a clause.
+    character for one). ``speech`` holds the quotations 「…」 inside a clause; ``quoted`` is
+    true of a clause that opens inside a quotation an earlier clause opened (the punctuated
+    edition's “…” cut by the end of a segment, where a 注 comes between its words).
     """
 
     id: str
@@ -65,6 +67,7 @@ class Passage:
     end: int
     parent: str | None = None
     speech: tuple[str, ...] = field(default=())
+    quoted: bool = False
 
     @property
     def number(self) -> tuple[int, ...]:
