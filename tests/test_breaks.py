@@ -184,6 +184,11 @@ def test_a_clause_opening_inside_an_earlier_clauses_quotation_is_marked_quoted()
         for r in annotate_clauses(dashe.clauses, lexicon_for("dashe"), notes=commentary_of(dashe))
     }
     assert format_events(records[quoted[0].id].events) == "+ say=唯公所中中三侯皆獲"
+    # the command's words end there: the one who next acts under his own name, the scorer who
+    # passes it on (釋獲者命小史), answers it, not the 公 its words name
+    ids = [c.id for c in dashe.clauses]
+    command = records[ids[ids.index(quoted[0].id) - 1]].events[0]
+    assert (command.kind, command.fields["to"]) == ("命", ("釋獲者",))
     pin = build_rite_layer("pin")
     assert not any(c.quoted for c in pin.clauses if c.text in ("卿館于大夫", "賓即館", "及享"))
     assert sum(c.quoted for c in pin.clauses) == 3  # 君其以賜乎; 延及二三老, 拜

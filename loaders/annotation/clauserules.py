@@ -89,6 +89,10 @@ def quote_goes_on(r, tokens, i, rl):
     if i or not r.ctx.quoted or last is None or "say" not in last.fields:
         return None
     r.relayed = "".join(ch for ch in r.text if ch not in rl.words["marks"])
+    if r.ctx.open_command and r.ctx.open_command[0] is last:
+        # the command's words end here, not where the 注 cut them: its answerer is looked for
+        # from this clause (司射…命曰「…唯公所中…」。釋獲者命小史 → 命 to=釋獲者?)
+        r.ctx.open_command = (last, r.ctx.paragraph, r.ctx.clauses)
     return len(tokens)
 
 
