@@ -1498,12 +1498,27 @@ def pair_together(reader, event, text, rl) -> bool:
     both are the agent, and both are carried on (上射揖，並行: 上射 and 下射 walk abreast)."""
     pair = rl.words["pair"]
     carried = reader.ctx.agent
-    if len(carried) != 1 or carried[0] not in pair:
+    if (len(carried) != 1 or carried[0] not in pair) and not _one_archer_placed(reader, pair, rl):
         return False
     if not any(word in text for word in rl.words["jointly"]):
         return False
     event.set("agent", pair, "^")
     return True
+
+
+def _one_archer_placed(reader, pair: tuple[str, ...], rl) -> bool:
+    """上耦揖進，上射在左，並行: the clause just before, in the sentence, placed one archer of the
+    pair (在, the side he keeps as they walk), the pair itself carried: that archer is the one the
+    act done together follows."""
+    if not reader.ctx.history:
+        return False
+    pid, last = reader.ctx.history[-1]
+    return (
+        last.kind == rl.word("state")
+        and len(last.agent) == 1
+        and last.agent[0] in pair
+        and sentence_of(pid) == reader.ctx.sentence
+    )
 
 
 @rule("joined-partner")
