@@ -23,6 +23,7 @@ belong to: where that is wrong, ``corpus/break-corrections.tsv`` sets the break 
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from dataclasses import dataclass
 from functools import cache
 
@@ -265,10 +266,22 @@ def _quotes(opens, closes, to_kanripo: dict[int, int]) -> tuple[tuple[int, int],
     ends = sorted(closes)
     pairs = []
     for start in sorted(opens):
-        end = next((c for c in ends if c >= start), None)
+        at = bisect_left(ends, start)
+        end = ends[at] if at < len(ends) else None
         if end is not None and start in to_kanripo and end in to_kanripo:
             pairs.append((to_kanripo[start], to_kanripo[end]))
     return tuple(pairs)
+
+
+def opens_inside_quote(quotes: tuple[tuple[int, int], ...], offset: int) -> bool:
+    """Whether a clause beginning at ``offset`` opens inside a quotation begun before it
+    (``quotes``: (first, last) offsets, in order and not overlapping).
+
+    >>> opens_inside_quote(((5, 10), (20, 30)), 6), opens_inside_quote(((5, 10),), 5)
+    (True, False)
+    """
+    at = bisect_left(quotes, (offset, -1)) - 1  # the last quotation that begins before it
+    return at >= 0 and quotes[at][0] < offset <= quotes[at][1]
 
 
 @cache

@@ -33,6 +33,7 @@ from yili_kg.loaders.corpus import corpus_dir, read_rows
 from yili_kg.loaders.errors import SourceError, YiliError
 from yili_kg.loaders.text.breaks import (
     Projection,
+    opens_inside_quote,
     punctuated_chapters,
     rite_projection,
     zhuan_spans,
@@ -254,7 +255,7 @@ class _Cutting:
                         clause,
                         start + position,
                         sid,
-                        quoted=any(a < opens_at <= b for a, b in self.projection.quotes),
+                        quoted=opens_inside_quote(self.projection.quotes, opens_at),
                     )
                 )
                 self.clause_segments[cid] = (seg.number,)
