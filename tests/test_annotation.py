@@ -896,3 +896,37 @@ def test_the_cup_stopped_is_held_by_the_one_who_received_it():
     records = annotate_clauses(layer.clauses, lexicon, commentary_of(layer))
     stopped = [format_events(r.events) for r in records if r.text == "爵止"]
     assert stopped == ["止 agent=長兄弟? theme=爵", "止 agent=尸? theme=爵"]
+
+
+def test_the_reviewed_layers_read_what_the_blind_check_settled():
+    """Facts of the text that independent blind readings found the review had wrong
+    (docs/checks/blind-2026-12-07/), held in the layers the graph is built from."""
+    from yili_kg.loaders.annotation.annotations import read_layer
+
+    def events(rite, cid):
+        return [
+            (e.kind, set(e.agent), set(e.fields.get("to", ())))
+            for e in read_layer(rite)[cid].events
+        ]
+
+    # 大射儀: the winner goes down after the loser and the two walk on together (注: 復竝行)
+    assert events("dashe", "jing/242.1.1")[0][1] == {"不勝者", "勝者"}
+    # 士昏禮 媵禦沃盥交: the 媵 pours for the groom, the 御 for the bride (注)
+    pourings = {
+        (frozenset(a), frozenset(t)) for k, a, t in events("shihun", "jing/44.4.1") if k == "沃"
+    }
+    assert pourings == {
+        (frozenset({"媵"}), frozenset({"壻"})),
+        (frozenset({"御"}), frozenset({"婦"})),
+    }
+    # 鄉飲酒禮: the 公 who comes to watch is one of the 諸公 (注: 大國有孤四命謂之公),
+    # never the ruler
+    ruler_in_it = [
+        cid
+        for cid, record in read_layer("xiangyinjiu").items()
+        for e in record.events
+        if "公" in (*e.agent, *e.fields.get("to", ()))
+    ]
+    assert ruler_in_it == []
+    # 聘禮: the 卿's homage for his ruler's message goes to that ruler, not to the envoy
+    assert events("pin", "jing/287.1.2")[0][2] == {"君"}
