@@ -435,7 +435,14 @@ def annotate(write: bool, rites: tuple[str, ...]) -> None:
     default=None,
     help="Score against this rite's reviewed layer instead, leaving out its gold clauses.",
 )
-def evaluate(gold: str | None, rite: str | None) -> None:
+@click.option(
+    "--of",
+    type=click.Choice(["annotator", "review"]),
+    default="annotator",
+    help="Score the automatic annotator (default) or the rite's reviewed layer against --gold "
+    "(a blind reading of docs/checks/ checks the review).",
+)
+def evaluate(gold: str | None, rite: str | None, of: str) -> None:
     """Precision, recall and F1 per field of the automatic annotator against the gold set."""
     from yili_kg.loaders.annotation.evaluate import gold_path, measure, measure_review, render
 
@@ -446,7 +453,7 @@ def evaluate(gold: str | None, rite: str | None) -> None:
     path = Path(gold) if gold else gold_path()
     if not path.exists():
         raise click.ClickException(f"{path}: no gold set (run from the repository root)")
-    result = measure(path)
+    result = measure(path, of=of)
     click.echo(render(result.scores, result.clauses, result.unmatched))
 
 

@@ -930,3 +930,30 @@ def test_the_reviewed_layers_read_what_the_blind_check_settled():
     assert ruler_in_it == []
     # 聘禮: the 卿's homage for his ruler's message goes to that ruler, not to the envoy
     assert events("pin", "jing/287.1.2")[0][2] == {"君"}
+
+
+def test_a_blind_reading_scores_the_review_and_the_annotator(tmp_path, monkeypatch):
+    """docs/checks/blind-2026-12-07/: a reading written blind checks either the annotator or the
+    reviewed layer (`yili-kg evaluate --gold FILE --of review`); after the check the review reads
+    大射儀's drinking of the losers as the blind reader did more often than the annotator does.
+    A blind reading is never a layer's record."""
+    from pathlib import Path
+
+    from yili_kg.loaders.annotation import annotations
+    from yili_kg.loaders.annotation.evaluate import measure
+    from yili_kg.loaders.errors import SourceError
+
+    reading = Path("docs/checks/blind-2026-12-07/readings/dashe-D.tsv")
+    review, annotator = measure(reading, of="review"), measure(reading, of="annotator")
+    assert review.clauses == annotator.clauses == 142 and not review.unmatched
+    agent = {
+        m: next(s for s in r.scores if s.field == "agent")
+        for m, r in (("review", review), ("annotator", annotator))
+    }
+    assert agent["review"].f1 > agent["annotator"].f1
+    layer = tmp_path / "dashe"
+    layer.mkdir()
+    (layer / "01.tsv").write_text(reading.read_text(encoding="utf-8"), encoding="utf-8")
+    monkeypatch.setattr(annotations, "annotation_dir", lambda rite: tmp_path / rite)
+    with pytest.raises(SourceError, match="blind reading"):
+        annotations.read_layer("dashe")

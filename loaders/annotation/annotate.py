@@ -1130,7 +1130,8 @@ def _annotate(clauses, lexicon: Lexicon, notes=None):
             continue
         ctx.trace = []
         ctx.notes = tuple(_NOTE_MARKS.sub("", note) for note in notes.get(clause.id, ()))
-        ctx.quoted = getattr(clause, "quoted", False)  # the edition's “…” goes on (quote-goes-on)
+        # the edition's “…” goes on (rule quote-goes-on); a clause of no text layer has no quotes
+        ctx.quoted = getattr(clause, "quoted", False)
         record = annotate_clause(clause.id, clause.text, lexicon, ctx)
         yield record, ctx.trace
 

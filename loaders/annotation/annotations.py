@@ -72,7 +72,9 @@ TERM_KEYS = {
     "face": "direction",
     "upper": "direction",
 }
-REVIEW = ("auto", "ok", "fixed")
+REVIEW = ("auto", "ok", "fixed", "blind")
+#: a reading written without seeing any other (docs/checks/): scored against, never in a layer
+BLIND = "blind"
 FIELDS = ("id", "text", "events", "review", "note")
 NONE = "—"
 
@@ -267,6 +269,10 @@ def read_layer(rite: str = "xiangshe") -> dict[str, Record]:
         for record in read_records(path):
             if record.id in records:
                 raise SourceError(path, f"clause {record.id} annotated twice", record.line)
+            if record.review == BLIND:
+                raise SourceError(
+                    path, "a blind reading is a check, not a layer's record", record.line
+                )
             record.note = record.note or ""
             records[record.id] = record
             record.path = path

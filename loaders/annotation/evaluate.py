@@ -145,8 +145,11 @@ def rite_layer(rite: str, path: Path):
         raise SourceError(path, f"rite {rite!r} is not in the text pipeline yet ({exc})") from exc
 
 
-def measure(gold: Path | None = None, rite: str | None = None) -> Measurement:
-    """Run the annotator over the rite and score it against the gold set.
+def measure(
+    gold: Path | None = None, rite: str | None = None, of: str = "annotator"
+) -> Measurement:
+    """Run the annotator over the rite and score it against the gold set; ``of="review"`` scores
+    the rite's reviewed layer instead (a blind reading of docs/checks/ checks the review).
 
     The rite is the gold file's (:func:`rite_of`) unless given. Gold records are matched to
     the rite's clauses by id where the id is a clause's with the same characters, otherwise
@@ -164,12 +167,12 @@ def measure(gold: Path | None = None, rite: str | None = None) -> Measurement:
         raise SourceError(path, f"no gold clause matches a clause of {rite}: wrong rite?")
 
     lexicon = lexicon_for(rite)
-    predicted = _automatic(layer, lexicon)
+    predicted = read_layer(rite) if of == "review" else _automatic(layer, lexicon)
     gold_units, predicted_units = {}, {}
     for unit in matching.units:
         key = unit.gold[0]
         gold_units[key] = _merged(key, [records[g] for g in unit.gold])
-        predicted_units[key] = _merged(key, [predicted[c] for c in unit.clauses])
+        predicted_units[key] = _merged(key, [predicted[c] for c in unit.clauses if c in predicted])
     scored = sum(len(u.gold) for u in matching.units)
     return Measurement(score(gold_units, predicted_units), scored, tuple(matching.unmatched))
 
